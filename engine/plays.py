@@ -1,0 +1,49 @@
+"""A play: the checker steps of one turn, and the position they lead to."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.board import Position
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One checker moved by one die, in the mover's own numbering.
+
+    ``origin`` 25 is the bar; ``dest`` 0 is borne off.  ``hit`` is true when
+    the step lands on a lone opposing checker and sends it to the bar.
+    """
+
+    origin: int
+    dest: int
+    die: int
+    hit: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """The steps of a turn in the order played (empty: nothing could be played)
+    and the resulting position, the mover still in its own slot."""
+
+    steps: tuple[Step, ...]
+    position: Position
+
+    @property
+    def dice_used(self) -> tuple[int, ...]:
+        return tuple(s.die for s in self.steps)
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One checker's journey as written in notation: ``13/7*/5`` is
+    ``Move(13, 5, via=(7,), hits=(7,))``; ``8/4(2)`` is two equal Moves.
+
+    ``hits`` lists the points the writer marked with ``*`` (their absence is
+    not a claim that nothing was hit: plain ``13/7`` may still hit).
+    """
+
+    origin: int
+    dest: int
+    via: tuple[int, ...] = ()
+    hits: tuple[int, ...] = ()

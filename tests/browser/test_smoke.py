@@ -1,0 +1,26 @@
+from __future__ import annotations
+
+import pytest
+
+from clubs import demo
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_home_language_switch_and_organizer_sign_in(live_server, page) -> None:
+    account = demo.load()
+    page.goto(live_server.url + "/")
+    assert page.locator("h1").inner_text() == "Nardy tournaments, clubs and ratings"
+
+    with page.expect_navigation():
+        page.select_option("select[name=language]", "ru")
+    assert page.locator("h1").inner_text() == "Турниры по нардам, клубы и рейтинги"
+
+    page.click("text=Вход для организаторов")
+    page.fill("input[name=username]", account.username)
+    page.fill("input[name=password]", account.password)
+    page.click("input[type=submit]")
+    page.wait_for_url(live_server.url + "/admin/")
+    assert page.locator("#site-name").is_visible()
+    # The language chosen on the site carries into the admin.
+    assert "добро пожаловать, demo" in page.locator("#user-tools").inner_text().lower()

@@ -1,0 +1,43 @@
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run_python(
+    code: str, env: dict[str, str], *args: str, cwd: Path = ROOT
+) -> subprocess.CompletedProcess[str]:
+    """Run the venv's Python with ``-c code`` (or just ``args``) in a clean process."""
+    return subprocess.run(
+        [sys.executable, *(["-c", code] if code else []), *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+@pytest.fixture
+def clean_env(tmp_path: Path) -> dict[str, str]:
+    """The process environment without any Zary setting, with a private var/ folder."""
+    names = {
+        "DATABASE_URL",
+        "CELERY_BROKER_URL",
+        "CELERY_RESULT_BACKEND",
+        "SECRET_KEY",
+        "DEBUG",
+        "ALLOWED_HOSTS",
+        "TIME_ZONE",
+        "LANGUAGE_CODE",
+    }
+    env = {k: v for k, v in os.environ.items() if k not in names}
+    env["ZARY_VAR_DIR"] = str(tmp_path / "var")
+    env["DJANGO_SETTINGS_MODULE"] = "config.settings"
+    return env

@@ -1,0 +1,29 @@
+"""Load the demo data of every app, lowest first; safe to run again."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+
+from clubs import demo as clubs_demo
+
+
+class Command(BaseCommand):
+    help = "Create the demo organizer account and the demo data (development only)."
+
+    def add_arguments(self, parser: Any) -> None:
+        parser.add_argument(
+            "--force", action="store_true", help="load even with DEBUG off (never in production)"
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        if not settings.DEBUG and not options["force"]:
+            raise CommandError("demo data is for development: DEBUG is off (use --force to insist)")
+        account = clubs_demo.load()
+        self.stdout.write(self.style.SUCCESS("Demo data loaded."))
+        self.stdout.write(
+            f"Demo organizer: username {account.username!r}, password {account.password!r} "
+            "(sign in at http://127.0.0.1:8000/admin/)"
+        )
