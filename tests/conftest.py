@@ -36,6 +36,7 @@ def clean_env(tmp_path: Path) -> dict[str, str]:
         "ALLOWED_HOSTS",
         "TIME_ZONE",
         "LANGUAGE_CODE",
+        "DJANGO_ALLOW_ASYNC_UNSAFE",
     }
     env = {k: v for k, v in os.environ.items() if k not in names}
     env["ZARY_VAR_DIR"] = str(tmp_path / "var")

@@ -18,10 +18,6 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 
-# Playwright's sync API runs an event loop; Django must allow ORM calls from the test thread.
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-
-
 @pytest.fixture(scope="session")
 def browser() -> Iterator[object]:
     if not CHROMIUM.exists():
@@ -37,7 +33,10 @@ def browser() -> Iterator[object]:
 
 
 @pytest.fixture
-def page(browser):  # type: ignore[no-untyped-def]
+def page(browser, monkeypatch):  # type: ignore[no-untyped-def]
+    # Playwright's sync API runs an event loop in this thread; the test's own ORM
+    # calls are still synchronous, so Django's async guard is lifted for browser tests only.
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
     context = browser.new_context(locale="en-US", viewport={"width": 1280, "height": 900})
     page = context.new_page()
     page.set_default_timeout(15_000)
