@@ -18,25 +18,37 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 
-@pytest.fixture(scope="session")
+
+@pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
+    """One Chromium per test module.
+
+    Playwright's sync API keeps an event loop running in this thread while the
+    browser lives, and Django's async guard would then refuse the tests' own
+    (synchronous) ORM calls: the guard is lifted for exactly that span.
+    """
     if not CHROMIUM.exists():
         pytest.fail(f"{CHROMIUM} is missing: run 'make browser' (installs Debian's chromium)")
     from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
-        )
-        yield browser
-        browser.close()
+    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(
+                executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
+            )
+            yield browser
+            browser.close()
+    finally:
+        if previous is None:
+            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        else:
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
 
 
 @pytest.fixture
-def page(browser, monkeypatch):  # type: ignore[no-untyped-def]
-    # Playwright's sync API runs an event loop in this thread; the test's own ORM
-    # calls are still synchronous, so Django's async guard is lifted for browser tests only.
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+def page(browser):  # type: ignore[no-untyped-def]
     context = browser.new_context(locale="en-US", viewport={"width": 1280, "height": 900})
     page = context.new_page()
     page.set_default_timeout(15_000)
