@@ -1,0 +1,265 @@
+from __future__ import annotations
+
+import pytest
+
+from engine.board import BLACK, WHITE, Position
+from engine.errors import EngineError
+from engine.scoring import (
+    CONDITIONS,
+    PRESETS,
+    ScoringPreset,
+    ScoringPresetError,
+    ScoringRule,
+    get_preset,
+    preset_from_dict,
+    score,
+)
+from engine.variants import LONG, SHORT
+
+# White has won (all off); black's position varies.  Short family: black's
+# point q is white's 25 - q, so black's 1..6 is black's home and black's 19..24
+# is white's home.
+WON: dict[int, int] = {}
+
+
+def lost(black: dict[int, int]) -> Position:
+    return Position.from_points(WON, black)
+
+
+@pytest.mark.parametrize(
+    ("black", "expected"),
+    [
+        ({1: 3}, ("single", 1)),  # 12 off, rest home
+        ({6: 15}, ("mars", 2)),  # none off, all home
+        ({7: 15}, ("mars", 2)),  # none off, outside home but not in winner's home
+        ({6: 14, 19: 1}, ("koks", 3)),  # black's 19 = white's 6: winner's home
+        ({6: 14, 25: 1}, ("koks", 3)),  # on the bar
+        ({18: 15}, ("mars", 2)),  # black's 18 = white's 7: not the winner's home
+        ({24: 1}, ("single", 1)),  # 14 off: a checker in the winner's home does not matter
+    ],
+)
+def test_short_standard(black: dict[int, int], expected: tuple[str, int]) -> None:
+    assert score(PRESETS["short-standard"], SHORT, lost(black), BLACK) == expected
+
+
+@pytest.mark.parametrize(
+    ("black", "expected"),
+    [
+        ({2: 1}, ("single", 1)),
+        ({1: 15}, ("mars", 2)),
+        ({1: 14, 7: 1}, ("mars x4", 4)),
+        ({1: 14, 25: 1}, ("mars x8", 8)),
+    ],
+)
+def test_short_nauka(black: dict[int, int], expected: tuple[str, int]) -> None:
+    assert score(PRESETS["short-nauka-1980"], SHORT, lost(black), BLACK) == expected
+
+
+@pytest.mark.parametrize(
+    ("preset", "black", "expected"),
+    [
+        ("long-masters", {1: 2}, ("single", 1)),
+        ("long-masters", {1: 15}, ("home mars", 3)),
+        ("long-masters", {1: 14, 13: 1}, ("mars", 2)),
+        ("long-masters", {24: 15}, ("mars", 2)),
+        ("long-article", {1: 15}, ("single", 1)),  # all home, none off: no mars here
+        ("long-article", {1: 14, 13: 1}, ("mars", 2)),
+        ("long-article", {1: 1, 13: 1}, ("mars", 2)),  # some off, one not home
+    ],
+)
+def test_long_presets(preset: str, black: dict[int, int], expected: tuple[str, int]) -> None:
+    assert score(PRESETS[preset], LONG, lost(black), BLACK) == expected
+
+
+def test_winner_home_follows_geometry() -> None:
+    # Long family: black's 13..18 lie on white's 1..6 (opponent's q = q - 12).
+    in_white_home = ScoringPreset("t", (ScoringRule("hit", 5, ("in_winner_home_or_bar",)),))
+    assert score(in_white_home, LONG, lost({13: 1}), BLACK) == ("hit", 5)
+    assert score(in_white_home, LONG, lost({19: 1}), BLACK) == ("single", 1)
+    # The same checkers read in the short geometry: black's 19..24 = white's 1..6.
+    assert score(in_white_home, SHORT, lost({19: 1}), BLACK) == ("hit", 5)
+    assert score(in_white_home, SHORT, lost({13: 1}), BLACK) == ("single", 1)
+
+
+def test_white_as_loser() -> None:
+    position = Position.from_points({6: 14, 19: 1}, {})
+    assert score(PRESETS["short-standard"], SHORT, position, WHITE) == ("koks", 3)
+
+
+def test_on_start_and_on_bar() -> None:
+    preset = ScoringPreset(
+        "fed",
+        (ScoringRule("koks", 4, ("on_start",)), ScoringRule("bar", 3, ("on_bar",))),
+    )
+    assert score(preset, LONG, lost({24: 1, 1: 1}), BLACK) == ("koks", 4)
+    assert score(preset, SHORT, lost({25: 1}), BLACK) == ("bar", 3)
+    assert score(preset, SHORT, lost({23: 1}), BLACK) == ("single", 1)
+
+
+def test_mother_pinned_reads_position_extra() -> None:
+    plakoto = PRESETS["plakoto"]
+    black = Position.from_points(WON, {1: 3}).sides
+    pinned = Position(black, (("mother_pinned", (False, True)),))
+    not_pinned = Position(black, (("mother_pinned", (True, False)),))
+    assert score(plakoto, SHORT, pinned, BLACK) == ("mars", 2)
+    assert score(plakoto, SHORT, not_pinned, BLACK) == ("single", 1)
+    assert score(plakoto, SHORT, Position(black), BLACK) == ("single", 1)
+    with pytest.raises(ScoringPresetError) as err:
+        score(plakoto, SHORT, Position(black, (("mother_pinned", "yes"),)), BLACK)
+    assert err.value.code == "bad_mother_pinned"
+
+
+def test_single_preset_always_one() -> None:
+    assert score(PRESETS["single"], SHORT, lost({25: 15}), BLACK) == ("single", 1)
+
+
+def test_every_preset_has_a_source_and_round_trips() -> None:
+    assert set(PRESETS) == {
+        "short-standard",
+        "short-nauka-1980",
+        "long-masters",
+        "long-article",
+        "tavla",
+        "single",
+        "plakoto",
+    }
+    for preset in PRESETS.values():
+        assert preset.source
+        assert preset_from_dict(preset.to_dict()) == preset
+
+
+def test_catalogue() -> None:
+    assert set(CONDITIONS) == {
+        "none_off",
+        "not_all_home",
+        "all_home_none_off",
+        "in_winner_home_or_bar",
+        "on_bar",
+        "on_start",
+        "mother_pinned",
+    }
+
+
+def test_federation_list() -> None:
+    preset = preset_from_dict(
+        {
+            "name": "my-federation",
+            "rules": [
+                {"name": "koks", "multiplier": 4, "conditions": ["on_start"]},
+                {"name": "home mars", "multiplier": 3, "conditions": ["all_home_none_off"]},
+                {"name": "mars", "multiplier": 2, "conditions": ["not_all_home"]},
+            ],
+        }
+    )
+    assert score(preset, LONG, lost({24: 1, 1: 14}), BLACK) == ("koks", 4)
+    assert score(preset, LONG, lost({1: 15}), BLACK) == ("home mars", 3)
+    assert score(preset, LONG, lost({1: 1, 8: 1}), BLACK) == ("mars", 2)
+    assert preset.result_names() == ("single", "koks", "home mars", "mars")
+    assert preset.multiplier_of("home mars") == 3
+    assert preset.multiplier_of("nothing") is None
+
+
+def _rules(*rules: dict[str, object]) -> dict[str, object]:
+    return {"name": "x", "rules": list(rules)}
+
+
+@pytest.mark.parametrize(
+    ("data", "code", "index"),
+    [
+        (_rules({"name": "a", "multiplier": 2, "conditions": ["nope"]}), "unknown_condition", 0),
+        (
+            _rules(
+                {"name": "a", "multiplier": 2, "conditions": ["none_off"]},
+                {"name": "b", "multiplier": 0, "conditions": ["on_bar"]},
+            ),
+            "bad_multiplier",
+            1,
+        ),
+        (_rules({"name": "a", "multiplier": 2.0, "conditions": []}), "bad_multiplier", 0),
+        (_rules({"name": "a", "multiplier": True, "conditions": []}), "bad_multiplier", 0),
+        (_rules({"name": "a", "multiplier": "2", "conditions": []}), "bad_multiplier", 0),
+        (_rules({"name": " ", "multiplier": 2, "conditions": []}), "empty_rule_name", 0),
+        (
+            _rules(
+                {"name": "a", "multiplier": 2, "conditions": ["none_off"]},
+                {"name": "a", "multiplier": 3, "conditions": ["on_bar"]},
+            ),
+            "duplicate_rule_name",
+            1,
+        ),
+        (
+            _rules({"name": "single", "multiplier": 3, "conditions": ["on_bar"]}),
+            "duplicate_rule_name",
+            0,
+        ),
+        (
+            _rules(
+                {"name": "a", "multiplier": 2, "conditions": ["none_off", "on_bar"]},
+                {"name": "b", "multiplier": 3, "conditions": ["on_bar", "none_off"]},
+            ),
+            "unreachable_rule",
+            1,
+        ),
+        (
+            _rules(
+                {"name": "a", "multiplier": 2, "conditions": ["none_off"]},
+                {"name": "b", "multiplier": 3, "conditions": ["none_off", "on_bar"]},
+            ),
+            "unreachable_rule",
+            1,
+        ),
+        (
+            _rules(
+                {"name": "a", "multiplier": 2, "conditions": []},
+                {"name": "b", "multiplier": 3, "conditions": ["on_bar"]},
+            ),
+            "unreachable_rule",
+            1,
+        ),
+        (
+            _rules({"name": "a", "multiplier": 2, "conditions": ["on_bar", "on_bar"]}),
+            "duplicate_condition",
+            0,
+        ),
+    ],
+)
+def test_invalid_federation_lists(data: dict[str, object], code: str, index: int) -> None:
+    with pytest.raises(ScoringPresetError) as err:
+        preset_from_dict(data)
+    assert err.value.code == code
+    assert err.value.data["rule"] == index
+    assert isinstance(err.value, ValueError)
+    assert isinstance(err.value, EngineError)
+
+
+def test_invalid_preset_shapes() -> None:
+    for data, code in [
+        ({"rules": []}, "empty_preset_name"),
+        ({"name": "x", "rules": "koks"}, "bad_preset"),
+        ({"name": "x", "rules": ["koks"]}, "bad_rule"),
+        (
+            {"name": "x", "rules": [{"name": "a", "multiplier": 2, "conditions": "on_bar"}]},
+            "bad_rule",
+        ),
+    ]:
+        with pytest.raises(ScoringPresetError) as err:
+            preset_from_dict(data)
+        assert err.value.code == code
+
+
+def test_same_name_same_multiplier_means_either() -> None:
+    # Plakoto's two ways to a mars are one result: allowed.
+    preset = preset_from_dict(
+        _rules(
+            {"name": "mars", "multiplier": 2, "conditions": ["mother_pinned"]},
+            {"name": "mars", "multiplier": 2, "conditions": ["none_off"]},
+        )
+    )
+    assert preset.result_names() == ("single", "mars")
+
+
+def test_unknown_preset() -> None:
+    with pytest.raises(ScoringPresetError) as err:
+        get_preset("koks-only")
+    assert err.value.code == "unknown_preset"
+    assert get_preset("tavla") is PRESETS["tavla"]
