@@ -38,6 +38,8 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
+    "django_filters",
+    "django_countries",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "clubs",
@@ -122,7 +124,9 @@ STORAGES = {
 MEDIA_ROOT = Path(env_str("MEDIA_ROOT", str(VAR_DIR / "media")))
 MEDIA_URL = "media/"
 
-LOGIN_URL = "admin:login"
+LOGIN_URL = "clubs:login"
+LOGIN_REDIRECT_URL = "clubs:account"
+LOGOUT_REDIRECT_URL = "home"
 
 EMAIL_BACKEND = env_str(
     "EMAIL_BACKEND",
@@ -182,6 +186,11 @@ REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
         "rest_framework.authentication.BasicAuthentication",
+    ],
+    "DEFAULT_FILTER_BACKENDS": [
+        "django_filters.rest_framework.DjangoFilterBackend",
+        "rest_framework.filters.SearchFilter",
+        "rest_framework.filters.OrderingFilter",
     ],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,

@@ -5,10 +5,12 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
+from clubs import api as clubs_api
 from config import views
 
-# Each app registers its viewsets on this router from its own urls module (later issues).
+# Each app adds its viewsets to this router from its own api module.
 api_router = DefaultRouter()
+clubs_api.register(api_router)
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -18,6 +20,7 @@ urlpatterns = [
     path("api/", include(api_router.urls)),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("", include("clubs.urls")),
 ]
 
 if settings.DEBUG:

@@ -24,6 +24,12 @@ def run_python(
     )
 
 
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings) -> None:  # type: ignore[no-untyped-def]
+    """Tests create many users; the production hasher is deliberately slow."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture
 def clean_env(tmp_path: Path) -> dict[str, str]:
     """The process environment without any Zary setting, with a private var/ folder."""

@@ -8,7 +8,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def test_home_language_switch_and_organizer_sign_in(live_server, page) -> None:
-    account = demo.load()
+    account = demo.load()[0]
     page.goto(live_server.url + "/")
     assert page.locator("h1").inner_text() == "Nardy tournaments, clubs and ratings"
 

@@ -21,9 +21,10 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         if not settings.DEBUG and not options["force"]:
             raise CommandError("demo data is for development: DEBUG is off (use --force to insist)")
-        account = clubs_demo.load()
+        accounts = clubs_demo.load()
         self.stdout.write(self.style.SUCCESS("Demo data loaded."))
-        self.stdout.write(
-            f"Demo organizer: username {account.username!r}, password {account.password!r} "
-            "(sign in at http://127.0.0.1:8000/admin/)"
-        )
+        for account in accounts:
+            self.stdout.write(
+                f"Demo {account.role}: username {account.username!r}, password {account.password!r}"
+            )
+        self.stdout.write("Sign in at http://127.0.0.1:8000/admin/")

@@ -1,0 +1,117 @@
+"""Filters of the clubs API (django-filter)."""
+
+from __future__ import annotations
+
+import django_filters
+from anyascii import anyascii
+from django import forms
+from django.db.models import Q, QuerySet
+from django.utils.translation import gettext_lazy as _
+from django_countries.django_filters import CountryFilter
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
+
+from clubs import permissions, queries
+from clubs.models import Club, Gender, Membership, Player
+
+
+@extend_schema_field(OpenApiTypes.INT)
+class IntegerFilter(django_filters.NumberFilter):
+    """A whole number (an id, a year): NumberFilter would accept decimals."""
+
+    field_class = forms.IntegerField
+
+
+def _name_condition(word: str) -> Q:
+    """One word of a name, in either script: 'Мамедов' also finds 'Mamedov'."""
+    condition = Q(name_native__icontains=word) | Q(name_latin__icontains=word)
+    latin = anyascii(word).replace("'", "").strip()
+    if latin and latin != word:
+        condition |= Q(name_latin__icontains=latin)
+    return condition
+
+
+class PlayerFilter(django_filters.FilterSet):
+    federation = IntegerFilter(field_name="federation_id", help_text=_("Federation id."))
+    club = IntegerFilter(method="filter_club", help_text=_("Current member of this club (id)."))
+    country = CountryFilter(help_text=_("ISO 3166 country code, such as RU or AZ."))
+    gender = django_filters.ChoiceFilter(choices=Gender.choices)
+    birth_year_min = IntegerFilter(method="filter_birth_year_min", help_text=_("Born in or after."))
+    birth_year_max = IntegerFilter(
+        method="filter_birth_year_max", help_text=_("Born in or before.")
+    )
+    name = django_filters.CharFilter(
+        method="filter_name",
+        help_text=_("Words of the name, in Cyrillic or Latin script, in any order."),
+    )
+    membership_number = django_filters.CharFilter(method="filter_membership_number")
+
+    class Meta:
+        model = Player
+        fields: list[str] = []
+
+    def filter_club(self, queryset: QuerySet[Player], name: str, value: int) -> QuerySet[Player]:
+        current = Membership.objects.current().filter(club_id=value).values("player_id")
+        return queryset.filter(id__in=current)
+
+    def filter_name(self, queryset: QuerySet[Player], name: str, value: str) -> QuerySet[Player]:
+        for word in value.split():
+            queryset = queryset.filter(_name_condition(word))
+        return queryset
+
+    def _published(self, queryset: QuerySet[Player], flag: str) -> QuerySet[Player]:
+        """Only players whose ``flag`` data the user may see: filtering must not
+        reveal what the federation does not publish."""
+        user = getattr(self.request, "user", None)
+        ids = permissions.private_data_federation_ids(user)
+        if ids is None:
+            return queryset
+        allowed = Q(**{f"federation__{flag}": True}) | Q(federation_id__in=ids)
+        if user is not None and user.is_authenticated:
+            allowed |= Q(user=user)
+        return queryset.filter(allowed)
+
+    def filter_birth_year_min(
+        self, queryset: QuerySet[Player], name: str, value: int
+    ) -> QuerySet[Player]:
+        return self._published(queryset, "show_birth_year").filter(birth_year__gte=value)
+
+    def filter_birth_year_max(
+        self, queryset: QuerySet[Player], name: str, value: int
+    ) -> QuerySet[Player]:
+        return self._published(queryset, "show_birth_year").filter(birth_year__lte=value)
+
+    def filter_membership_number(
+        self, queryset: QuerySet[Player], name: str, value: str
+    ) -> QuerySet[Player]:
+        return self._published(queryset, "show_membership_numbers").filter(
+            membership_number__iexact=value.strip()
+        )
+
+
+class ClubFilter(django_filters.FilterSet):
+    federation = IntegerFilter(field_name="federation_id", help_text=_("Federation id."))
+    city = django_filters.CharFilter(field_name="city", lookup_expr="iexact")
+    is_active = django_filters.BooleanFilter()
+
+    class Meta:
+        model = Club
+        fields: list[str] = []
+
+
+class MembershipFilter(django_filters.FilterSet):
+    player = IntegerFilter(field_name="player_id", help_text=_("Player id."))
+    club = IntegerFilter(field_name="club_id", help_text=_("Club id."))
+    current = django_filters.BooleanFilter(
+        method="filter_current", help_text=_("Only current (true) or only past and future (false).")
+    )
+
+    class Meta:
+        model = Membership
+        fields: list[str] = []
+
+    def filter_current(
+        self, queryset: QuerySet[Membership], name: str, value: bool
+    ) -> QuerySet[Membership]:
+        condition = queries.current_q()
+        return queryset.filter(condition) if value else queryset.exclude(condition)

@@ -1,0 +1,56 @@
+"""Pages of the clubs app: public pages, accounts, players' and staff pages."""
+
+from django.urls import path
+
+from clubs.views import accounts, player, public, staff
+
+app_name = "clubs"
+
+urlpatterns = [
+    # Public
+    path("f/", public.federation_list, name="federation_list"),
+    path("f/<slug:slug>/", public.federation_detail, name="federation"),
+    path("f/<slug:slug>/clubs/<slug:club_slug>/", public.club_detail, name="club"),
+    path("players/<int:pk>/", public.player_detail, name="player"),
+    # Players
+    path("players/<int:pk>/claim/", player.claim, name="player_claim"),
+    path("accounts/profile/", player.own_profile, name="own_profile"),
+    # Accounts
+    path("accounts/", accounts.account, name="account"),
+    path("accounts/signup/", accounts.sign_up, name="signup"),
+    path("accounts/login/", accounts.SignInView.as_view(), name="login"),
+    path("accounts/logout/", accounts.SignOutView.as_view(), name="logout"),
+    path(
+        "accounts/password/reset/",
+        accounts.PasswordResetView.as_view(),
+        name="password_reset",
+    ),
+    path(
+        "accounts/password/reset/sent/",
+        accounts.PasswordResetDoneView.as_view(),
+        name="password_reset_done",
+    ),
+    path(
+        "accounts/password/reset/<uidb64>/<token>/",
+        accounts.PasswordResetConfirmView.as_view(),
+        name="password_reset_confirm",
+    ),
+    path(
+        "accounts/password/reset/done/",
+        accounts.PasswordResetCompleteView.as_view(),
+        name="password_reset_complete",
+    ),
+    path(
+        "accounts/password/change/",
+        accounts.signed_in(accounts.PasswordChangeView.as_view()),
+        name="password_change",
+    ),
+    path(
+        "accounts/password/change/done/",
+        accounts.signed_in(accounts.PasswordChangeDoneView.as_view()),
+        name="password_change_done",
+    ),
+    # Staff
+    path("staff/claims/", staff.claims, name="staff_claims"),
+    path("staff/claims/<int:pk>/decide/", staff.decide, name="staff_claim_decide"),
+]

@@ -1,0 +1,1 @@
+"""Pages of the clubs app, split by audience: public, accounts, player, staff."""

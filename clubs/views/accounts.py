@@ -1,0 +1,128 @@
+"""Accounts: sign up, sign in and out, password reset and change, "my account"."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse, reverse_lazy
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from clubs import permissions, services
+from clubs.forms import SignUpForm, add_service_errors
+from clubs.models import Player
+
+# settings.LOGIN_URL is the admin's sign-in (staff only); these pages use ours.
+SIGN_IN_URL = reverse_lazy("clubs:login")
+
+
+def signed_in(view):  # type: ignore[no-untyped-def]
+    """login_required, sending anonymous visitors to our sign-in page."""
+    return login_required(view, login_url=SIGN_IN_URL)
+
+
+def _safe_next(request: HttpRequest) -> str | None:
+    target = request.POST.get("next") or request.GET.get("next")
+    if target and url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return target
+    return None
+
+
+def sign_up(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect("clubs:account")
+    form = SignUpForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            user = services.create_account(
+                username=form.cleaned_data["username"],
+                email=form.cleaned_data["email"],
+                password=form.cleaned_data["password1"],
+            )
+        except ValidationError as error:
+            if "password" in getattr(error, "error_dict", {}):
+                error.error_dict["password1"] = error.error_dict.pop("password")
+            add_service_errors(form, error)
+        else:
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            messages.success(
+                request,
+                _("Welcome, %(name)s! Your account is ready.") % {"name": user.get_username()},
+            )
+            return redirect(_safe_next(request) or reverse("clubs:account"))
+    return render(request, "registration/sign_up.html", {"form": form, "next": _safe_next(request)})
+
+
+class SignInView(auth_views.LoginView):
+    template_name = "registration/sign_in.html"
+    redirect_authenticated_user = True
+    next_page = reverse_lazy("clubs:account")
+
+
+class SignOutView(auth_views.LogoutView):
+    next_page = reverse_lazy("home")
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    template_name = "registration/password_reset_request.html"
+    email_template_name = "registration/password_reset_email.txt"
+    subject_template_name = "registration/password_reset_subject.txt"
+    success_url = reverse_lazy("clubs:password_reset_done")
+    title = gettext_lazy("Forgotten password")
+
+
+class PasswordResetDoneView(auth_views.PasswordResetDoneView):
+    template_name = "registration/password_reset_requested.html"
+    title = gettext_lazy("Check your e-mail")
+
+
+class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    template_name = "registration/password_reset_new.html"
+    success_url = reverse_lazy("clubs:password_reset_complete")
+    title = gettext_lazy("Choose a new password")
+
+
+class PasswordResetCompleteView(auth_views.PasswordResetCompleteView):
+    template_name = "registration/password_reset_finished.html"
+    title = gettext_lazy("Your password has been set")
+
+
+class PasswordChangeView(auth_views.PasswordChangeView):
+    template_name = "registration/password_change.html"
+    success_url = reverse_lazy("clubs:password_change_done")
+    title = gettext_lazy("Change your password")
+
+
+class PasswordChangeDoneView(auth_views.PasswordChangeDoneView):
+    template_name = "registration/password_change_finished.html"
+    title = gettext_lazy("Your password has been changed")
+
+
+@signed_in
+def account(request: HttpRequest) -> HttpResponse:
+    user = request.user
+    player = (
+        Player.objects.filter(user=user, merged_into__isnull=True)
+        .select_related("federation")
+        .first()
+    )
+    claims = user.profile_claims.select_related("player").order_by("-created_at")  # type: ignore[union-attr]
+    return render(
+        request,
+        "clubs/account.html",
+        {
+            "player": player,
+            "player_is_public": player is not None
+            and (player.federation is None or player.federation.is_public),
+            "claims": claims,
+            "decides_claims": permissions.decides_claims(user),
+        },
+    )
