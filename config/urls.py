@@ -2,6 +2,7 @@ from django.conf import settings
 from django.conf.urls.static import static
 from django.contrib import admin
 from django.urls import include, path
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
@@ -11,6 +12,10 @@ from config import views
 # Each app adds its viewsets to this router from its own api module.
 api_router = DefaultRouter()
 clubs_api.register(api_router)
+
+admin.site.site_header = _("Zary administration")
+admin.site.site_title = _("Zary")
+admin.site.index_title = _("Tournaments, clubs and ratings")
 
 urlpatterns = [
     path("", views.home, name="home"),

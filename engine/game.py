@@ -481,14 +481,20 @@ def play(state: GameState, moves: Sequence[Move]) -> GameState:
     """Play the turn written as ``moves`` (empty when nothing can be played)."""
     _expect(state, Phase.PLAY)
     side = _on_turn(state)
-    found = movegen.find_play(
-        state.variant,
-        state.position,
-        side,
-        state.dice,
-        moves,
-        first_turn=state.first_turn[side],
-    )
+    try:
+        found = movegen.find_play(
+            state.variant,
+            state.position,
+            side,
+            state.dice,
+            moves,
+            first_turn=state.first_turn[side],
+        )
+    except IllegalPlay as error:
+        # The caller needs to know which turn was refused (1-based, this one).
+        error.data.setdefault("turn", state.turn_number + 1)
+        error.data.setdefault("side", side)
+        raise
     return _apply(state, side, found)
 
 

@@ -408,3 +408,13 @@ def test_random_game_to_the_end(variant: Variant) -> None:
             random_game(rules, seed, cube_rng=random.Random(seed) if variant.cube else None)
             == state
         )
+
+
+def test_an_illegal_play_names_its_turn_and_side() -> None:
+    state = g.opening_roll(g.new_game(g.GameRules(SHORT)), RecordedDice([(3, 1)]))
+    with pytest.raises(IllegalPlay) as refused:
+        g.play(state, parse_moves("24/21"))
+    assert refused.value.code == "must_play_both"
+    assert refused.value.data["turn"] == 1
+    assert refused.value.data["side"] == 0
+    assert "24/21 6/5" in refused.value.reason
