@@ -56,6 +56,17 @@ def register(action: str, *, superuser_bypass: bool = True) -> Callable[[Rule], 
     return decorator
 
 
+_EXTENSIONS: dict[str, list[Rule]] = {}
+
+
+def extend(action: str, rule: Rule) -> Rule:
+    """Let a higher app grant ``action`` in more cases (e.g. a tournament's arbiters);
+    the action is allowed when its own rule or any extension allows it."""
+    if rule not in _EXTENSIONS.setdefault(action, []):
+        _EXTENSIONS[action].append(rule)
+    return rule
+
+
 def actions() -> list[str]:
     return sorted(_RULES)
 
@@ -67,7 +78,9 @@ def can(user: UserLike | None, action: str, obj: Any = None) -> bool:
         return False
     if getattr(user, "is_superuser", False) and action not in _NO_BYPASS:
         return True
-    return bool(_RULES[action](user, obj))
+    return bool(_RULES[action](user, obj)) or any(
+        rule(user, obj) for rule in _EXTENSIONS.get(action, ())
+    )
 
 
 def require(user: UserLike | None, action: str, obj: Any = None) -> None:

@@ -178,7 +178,12 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_TIMEZONE = TIME_ZONE
-CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {}
+CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
+    "confirm-overdue-results": {"task": "games.confirm_overdue_reports", "schedule": 15 * 60},
+}
+
+# A reported result not answered within this many hours becomes official.
+RESULT_CONFIRMATION_HOURS = env_int("RESULT_CONFIRMATION_HOURS", 48)
 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",

@@ -91,3 +91,21 @@ def grant(user, role: Role | str, scope) -> RoleAssignment:  # type: ignore[no-u
         scope_type=ContentType.objects.get_for_model(type(scope)),
         scope_id=scope.pk,
     )
+
+
+class MatchFactory(factory.django.DjangoModelFactory):
+    """A match between two players who each have a user account."""
+
+    class Meta:
+        model = "games.Match"
+
+    player1 = factory.SubFactory(PlayerFactory, user=factory.SubFactory(UserFactory))
+    player2 = factory.SubFactory(
+        PlayerFactory,
+        user=factory.SubFactory(UserFactory),
+        federation=factory.SelfAttribute("..player1.federation"),
+    )
+    discipline = factory.SubFactory(DisciplineFactory)
+    federation = factory.SelfAttribute("player1.federation")
+    length = 3
+    recorded = True

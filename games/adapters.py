@@ -1,0 +1,253 @@
+"""The one adapter between stored games and the rules engine.
+
+Stored turns are replayed through ``engine.game`` to rebuild a game's state;
+a new turn is checked by applying it to that state.  Player 1 is the engine's
+White (side 0), player 2 Black (side 1).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
+
+from engine import game as eg
+from engine import match as em
+from engine.dice import RecordedDice
+from engine.errors import EngineError, GameStateError
+from engine.gnubgid import encode_position_id
+from engine.notation import parse_moves
+from engine.scoring import ScoringPreset, get_preset, preset_from_dict
+from engine.variants import Opening, get_variant
+from games import scorecheck
+from games.models import Game, Match, Turn, TurnKind
+
+
+def side_of(player_number: int) -> int:
+    return player_number - 1
+
+
+def player_of(side: int) -> int:
+    return side + 1
+
+
+def preset_for(match: Match) -> ScoringPreset:
+    discipline = match.discipline
+    if discipline.custom_scoring is not None:
+        return preset_from_dict(discipline.custom_scoring)
+    return get_preset(discipline.scoring_preset or get_variant(discipline.variant).scoring)
+
+
+def rules_for(match: Match) -> eg.GameRules:
+    variant = get_variant(match.discipline.variant)
+    return eg.GameRules(
+        variant=variant,
+        scoring=preset_for(match),
+        cube=match.discipline.cube and variant.cube,
+    )
+
+
+def result_of(game: Game) -> eg.GameResult:
+    assert game.winner is not None, "only finished games have a result"
+    return eg.GameResult(
+        winner=side_of(game.winner),
+        result_name=game.result,
+        multiplier=game.multiplier or 1,
+        cube=game.cube,
+        points=game.points or 0,
+        end=game.end,
+    )
+
+
+def engine_match(match: Match, finished_games: Iterable[Game]) -> em.Match:
+    """The engine's view of the match so far: score, Crawford, winner."""
+    record = em.Match(rules_for(match), length=match.length)
+    for game in finished_games:
+        record = record.record(result_of(game))
+    return record
+
+
+@dataclass(frozen=True)
+class TurnInput:
+    kind: str
+    dice: tuple[int, ...] = ()
+    moves: str = ""
+    level: str = ""
+
+
+def apply_turn(state: eg.GameState, turn: TurnInput) -> eg.GameState:
+    """Apply one recorded action; raises EngineError (code + reason) when it is not allowed."""
+    kind = turn.kind
+    if kind == TurnKind.OPENING:
+        if len(turn.dice) != 2:
+            raise GameStateError("opening_dice", "the opening roll is one die for each player")
+        white, black = turn.dice
+        if white == black:
+            raise GameStateError(
+                "opening_tie", "equal opening dice are rolled again: record the deciding roll"
+            )
+        starter = 0 if white > black else 1
+        variant = state.variant
+        if variant.opening is Opening.USE_OPENING_DICE and not variant.mover_names_dice:
+            return eg.set_opening(state, starter, (max(white, black), min(white, black)))
+        return eg.set_opening(state, starter)
+    if kind == TurnKind.PLAY:
+        if state.phase is eg.Phase.ROLL:
+            if state.variant.mover_names_dice:
+                state = eg.set_dice(state, turn.dice)
+            else:
+                state = eg.roll(state, RecordedDice([turn.dice]))
+        elif state.phase is eg.Phase.PLAY and sorted(turn.dice) != sorted(state.dice):
+            raise GameStateError(
+                "dice_already_known",
+                f"this turn is played with the opening dice {'-'.join(map(str, state.dice))}",
+                dice=list(state.dice),
+            )
+        return eg.play(state, parse_moves(turn.moves))
+    if kind == TurnKind.DOUBLE:
+        return eg.double(state)
+    if kind == TurnKind.TAKE:
+        return eg.take(state)
+    if kind == TurnKind.PASS:
+        return eg.pass_(state)
+    if kind == TurnKind.BEAVER:
+        return eg.beaver(state)
+    if kind == TurnKind.RESIGN:
+        return eg.resign(state, turn.level or "single")
+    if kind == TurnKind.ACCEPT:
+        return eg.accept_resignation(state)
+    if kind == TurnKind.REJECT:
+        return eg.reject_resignation(state)
+    if kind == TurnKind.EXPLODE:
+        # The engine refuses it (with its reason) in variants without the bomb.
+        return eg.explode(state)  # type: ignore[attr-defined, no-any-return]
+    raise GameStateError("unknown_action", f"unknown action {kind!r}")
+
+
+def new_game_state(match: Match, game: Game) -> eg.GameState:
+    context = (
+        eg.MatchContext(length=match.length, score=(game.score1_before, game.score2_before))
+        if match.length
+        else None
+    )
+    return eg.new_game(rules_for(match), crawford=game.crawford, match_context=context)
+
+
+def replay(match: Match, game: Game, turns: Sequence[Turn]) -> eg.GameState:
+    """The game's state after its live turns, in order."""
+    state = new_game_state(match, game)
+    for turn in turns:
+        try:
+            state = apply_turn(
+                state, TurnInput(turn.kind, tuple(turn.dice), turn.moves, turn.level)
+            )
+        except EngineError as error:  # a stored record that no longer replays is corrupt
+            raise RuntimeError(
+                f"stored turn {turn.pk} of game {game.pk} does not replay: {error}"
+            ) from error
+    return state
+
+
+def position_id(state: eg.GameState) -> str:
+    return encode_position_id(state.position)
+
+
+# --- Results: the game log of a match, and reported scores checked against it.
+
+SCORE_MESSAGES = {
+    "negative_score": _("A score cannot be negative."),
+    "both_reached_length": _("Both players cannot reach %(length)d points."),
+    "nobody_reached_length": _("In a match to %(length)d the winner must reach %(length)d points."),
+    "bad_game_entry": _("Game %(game)d of the log needs a winner and its points."),
+    "bad_game_winner": _("Game %(game)d: the winner is player 1 or player 2."),
+    "bad_game_points": _("Game %(game)d: a game scores at least one point."),
+    "game_after_match_won": _("Game %(game)d comes after the match was already won."),
+    "crawford_points": _(
+        "Game %(game)d is the Crawford game: it scores at most %(most)d points, not %(points)d."
+    ),
+    "log_mismatch": _("The games add up to %(log)s, not the reported %(reported)s."),
+    "log_incomplete": _("The games add up to %(log)s: nobody reached %(length)d."),
+}
+
+
+def _score_error(error: scorecheck.ScoreError) -> ValidationError:
+    data = {
+        key: "–".join(map(str, value)) if isinstance(value, list) else value
+        for key, value in error.data.items()
+    }
+    return ValidationError(SCORE_MESSAGES[error.code] % data, code=error.code)
+
+
+def max_points_without_cube(match: Match) -> int:
+    return max([rule.multiplier for rule in preset_for(match).rules] + [1])
+
+
+def check_report(match: Match, score1: int, score2: int, log: list[dict[str, Any]]) -> None:
+    """Raise ValidationError unless the score (and its log) can end this match."""
+    try:
+        scorecheck.check_final_score(match.length, score1, score2)
+        if log:
+            scorecheck.check_log(
+                match.length,
+                score1,
+                score2,
+                scorecheck.parse_log(log),
+                cube=rules_for(match).cube_enabled,
+                max_points_without_cube=max_points_without_cube(match),
+            )
+    except scorecheck.ScoreError as error:
+        raise _score_error(error) from error
+
+
+def game_log(games: Iterable[Game]) -> list[dict[str, Any]]:
+    return [
+        {
+            "number": game.number,
+            "winner": game.winner,
+            "points": game.points,
+            "result": game.result,
+            "cube": game.cube,
+            "crawford": game.crawford,
+            "end": game.end,
+        }
+        for game in games
+        if game.winner is not None
+    ]
+
+
+def log_from_mat(match: Match, text: str) -> tuple[list[dict[str, Any]], tuple[int, int]]:
+    """The games and final score of a .mat file, validated play by play by the engine."""
+    from engine.matfile import replay_mat  # the engine's .mat importer
+
+    try:
+        report = replay_mat(text)
+    except EngineError as error:
+        line = error.data.get("line")
+        where = _("line %(line)s: ") % {"line": line} if line else ""
+        raise ValidationError(
+            _("The match file is not valid: %(where)s%(reason)s")
+            % {"where": where, "reason": error.reason},
+            code=error.code,
+        ) from error
+    if report.get("match_length") != match.length:
+        raise ValidationError(
+            _("The match file is a match to %(file)s points, this match is to %(match)s.")
+            % {"file": report.get("match_length"), "match": match.length}
+        )
+    games = [
+        {
+            "number": g["number"],
+            "winner": g["winner"],
+            "points": g["points"],
+            "result": g["result"],
+            "cube": g["cube"],
+            "crawford": g["crawford"],
+            "end": g["end"],
+        }
+        for g in report["games"]
+    ]
+    final = report["final_score"]
+    return games, (int(final[0]), int(final[1]))

@@ -1,0 +1,319 @@
+"""Matches, games, turns, result reports and disputes.
+
+A match between two players is recorded game by game and, where the
+players want, turn by turn through the rules engine.  Player 1 plays the
+engine's White, player 2 Black.  A result becomes official only when it is
+confirmed: by the opponent of the reporter, by an arbiter's decision, or by
+an organizer's override with a written reason; every version is kept.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.validators import MinValueValidator
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from clubs.models import Discipline, Federation, Player
+
+
+class MatchState(models.TextChoices):
+    SCHEDULED = "scheduled", _("scheduled")
+    PLAYING = "playing", _("playing")
+    FINISHED = "finished", _("finished")
+    CANCELLED = "cancelled", _("cancelled")
+
+
+class ResultStatus(models.TextChoices):
+    NONE = "none", _("no result yet")
+    PENDING = "pending", _("awaiting confirmation")
+    DISPUTED = "disputed", _("disputed")
+    CONFIRMED = "confirmed", _("confirmed")
+
+
+class ClockMode(models.TextChoices):
+    NONE = "none", _("no clock")
+    DELAY = "delay", _("delay")
+    INCREMENT = "increment", _("increment")
+
+
+class Match(models.Model):
+    player1 = models.ForeignKey(
+        Player,
+        on_delete=models.PROTECT,
+        related_name="matches_as_player1",
+        verbose_name=_("player 1"),
+    )
+    player2 = models.ForeignKey(
+        Player,
+        on_delete=models.PROTECT,
+        related_name="matches_as_player2",
+        verbose_name=_("player 2"),
+    )
+    discipline = models.ForeignKey(
+        Discipline, on_delete=models.PROTECT, related_name="matches", verbose_name=_("discipline")
+    )
+    federation = models.ForeignKey(
+        Federation,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="matches",
+        verbose_name=_("federation"),
+    )
+    length = models.PositiveSmallIntegerField(
+        _("match length"), help_text=_("Points to win; 0 for a money session.")
+    )
+    recorded = models.BooleanField(_("recorded move by move"), default=False)
+    # Time control: a reserve (fixed plus per match point) and a delay or increment per move.
+    clock_mode = models.CharField(
+        _("clock"), max_length=10, choices=ClockMode.choices, default=ClockMode.NONE
+    )
+    clock_reserve_seconds = models.PositiveIntegerField(_("reserve (seconds)"), default=0)
+    clock_per_point_seconds = models.PositiveIntegerField(
+        _("reserve per match point (seconds)"), default=0
+    )
+    clock_move_seconds = models.PositiveIntegerField(
+        _("delay or increment per move (seconds)"), default=0
+    )
+
+    state = models.CharField(
+        _("state"), max_length=10, choices=MatchState.choices, default=MatchState.SCHEDULED
+    )
+    result_status = models.CharField(
+        _("result"), max_length=10, choices=ResultStatus.choices, default=ResultStatus.NONE
+    )
+    # The official result (from the confirmed report); empty until confirmed.
+    score1 = models.PositiveSmallIntegerField(_("score of player 1"), null=True, blank=True)
+    score2 = models.PositiveSmallIntegerField(_("score of player 2"), null=True, blank=True)
+    winner = models.PositiveSmallIntegerField(
+        _("winner"), null=True, blank=True, choices=[(1, _("player 1")), (2, _("player 2"))]
+    )
+    forfeit = models.BooleanField(_("won by forfeit"), default=False)
+    lost_on_time = models.BooleanField(_("lost on time"), default=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(player1=models.F("player2")), name="match_two_different_players"
+            )
+        ]
+        verbose_name = _("match")
+        verbose_name_plural = _("matches")
+
+    def __str__(self) -> str:
+        length = _("money") if self.length == 0 else f"{self.length}"
+        return f"{self.player1} — {self.player2} ({length})"
+
+    def player(self, number: int) -> Player:
+        return self.player1 if number == 1 else self.player2
+
+    def clock_reserve_ms(self) -> int:
+        return 1000 * (self.clock_reserve_seconds + self.clock_per_point_seconds * self.length)
+
+
+class GameEnd(models.TextChoices):
+    BEAROFF = "bearoff", _("bear-off")
+    PASS = "pass", _("double passed")
+    RESIGN = "resign", _("resignation")
+    TIME = "time", _("time")
+    HIT = "hit", _("first hit")
+
+
+class Game(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="games")
+    number = models.PositiveSmallIntegerField(_("game"), validators=[MinValueValidator(1)])
+    score1_before = models.PositiveSmallIntegerField(default=0)
+    score2_before = models.PositiveSmallIntegerField(default=0)
+    crawford = models.BooleanField(_("Crawford game"), default=False)
+    # Filled when the game ends.
+    winner = models.PositiveSmallIntegerField(null=True, blank=True)
+    result = models.CharField(_("result"), max_length=20, blank=True)
+    multiplier = models.PositiveSmallIntegerField(null=True, blank=True)
+    cube = models.PositiveIntegerField(default=1)
+    points = models.PositiveIntegerField(null=True, blank=True)
+    end = models.CharField(_("ended by"), max_length=10, choices=GameEnd.choices, blank=True)
+
+    class Meta:
+        ordering = ["match", "number"]
+        constraints = [models.UniqueConstraint(fields=["match", "number"], name="game_number_once")]
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
+
+    def __str__(self) -> str:
+        return f"{self.match} #{self.number}"
+
+    @property
+    def finished(self) -> bool:
+        return self.winner is not None
+
+
+class TurnKind(models.TextChoices):
+    OPENING = "opening", _("opening roll")
+    PLAY = "play", _("roll and play")
+    DOUBLE = "double", _("double")
+    TAKE = "take", _("take")
+    PASS = "pass", _("pass")
+    BEAVER = "beaver", _("beaver")
+    RESIGN = "resign", _("resign")
+    ACCEPT = "accept", _("accept resignation")
+    REJECT = "reject", _("reject resignation")
+    EXPLODE = "explode", _("explode the bomb")
+    TIMEOUT = "timeout", _("loss on time")
+
+
+class Turn(models.Model):
+    """One recorded action of a game, in order.  Undone turns stay, marked."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="turns")
+    number = models.PositiveIntegerField(_("turn"), validators=[MinValueValidator(1)])
+    side = models.PositiveSmallIntegerField(
+        _("side"), choices=[(1, _("player 1")), (2, _("player 2"))]
+    )
+    kind = models.CharField(_("action"), max_length=10, choices=TurnKind.choices)
+    dice = models.JSONField(_("dice"), default=list, blank=True)
+    moves = models.CharField(_("moves"), max_length=200, blank=True)
+    level = models.CharField(_("resignation level"), max_length=20, blank=True)
+    position_id = models.CharField(_("position after"), max_length=20, blank=True)
+    clock1_ms = models.PositiveIntegerField(null=True, blank=True)
+    clock2_ms = models.PositiveIntegerField(null=True, blank=True)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    recorded_at = models.DateTimeField(auto_now_add=True)
+    undone_at = models.DateTimeField(null=True, blank=True)
+    undone_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["game", "number", "id"]
+        constraints = [
+            # The turn number guards concurrent submissions: one live turn per number.
+            models.UniqueConstraint(
+                fields=["game", "number"],
+                condition=Q(undone_at__isnull=True),
+                name="one_live_turn_per_number",
+            )
+        ]
+        verbose_name = _("turn")
+        verbose_name_plural = _("turns")
+
+    def __str__(self) -> str:
+        return f"{self.game} t{self.number} {self.kind}"
+
+
+class ReportStatus(models.TextChoices):
+    PENDING = "pending", _("awaiting confirmation")
+    CONFIRMED = "confirmed", _("confirmed")
+    DISPUTED = "disputed", _("disputed")
+    REJECTED = "rejected", _("rejected by the arbiter")
+    SUPERSEDED = "superseded", _("superseded")
+
+
+class ReportSource(models.TextChoices):
+    PLAYER = "player", _("player")
+    RECORD = "record", _("move-by-move record")
+    ARBITER = "arbiter", _("arbiter's decision")
+    OVERRIDE = "override", _("organizer's override")
+
+
+class ResultReport(models.Model):
+    """One version of a match result; only a confirmed one counts."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="reports")
+    source = models.CharField(_("source"), max_length=10, choices=ReportSource.choices)
+    reported_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    # Which player reported (1 or 2); empty for arbiters and organizers.
+    reporter_side = models.PositiveSmallIntegerField(null=True, blank=True)
+    score1 = models.PositiveSmallIntegerField(_("score of player 1"))
+    score2 = models.PositiveSmallIntegerField(_("score of player 2"))
+    games = models.JSONField(_("game log"), default=list, blank=True)
+    mat_text = models.TextField(_("match file"), blank=True)
+    reason = models.TextField(_("reason"), blank=True)
+    status = models.CharField(
+        _("status"), max_length=10, choices=ReportStatus.choices, default=ReportStatus.PENDING
+    )
+    deadline = models.DateTimeField(_("confirm by"), null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["match", "-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["match"],
+                condition=Q(status="confirmed"),
+                name="one_confirmed_report_per_match",
+            ),
+            models.UniqueConstraint(
+                fields=["match"],
+                condition=Q(status__in=["pending", "disputed"]),
+                name="one_open_report_per_match",
+            ),
+        ]
+        verbose_name = _("result report")
+        verbose_name_plural = _("result reports")
+
+    def __str__(self) -> str:
+        return f"{self.match}: {self.score1}–{self.score2} ({self.get_status_display()})"
+
+
+class ResponseKind(models.TextChoices):
+    CONFIRM = "confirm", _("confirmed")
+    DISPUTE = "dispute", _("disputed")
+    UPHOLD = "uphold", _("upheld by the arbiter")
+    OVERTURN = "overturn", _("overturned by the arbiter")
+    AUTO = "auto", _("confirmed after the deadline")
+
+
+class ReportResponse(models.Model):
+    report = models.ForeignKey(ResultReport, on_delete=models.CASCADE, related_name="responses")
+    kind = models.CharField(_("response"), max_length=10, choices=ResponseKind.choices)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    reason = models.TextField(_("reason"), blank=True)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["report", "at", "id"]
+        verbose_name = _("report response")
+        verbose_name_plural = _("report responses")
+
+    def __str__(self) -> str:
+        return f"{self.report}: {self.get_kind_display()}"
+
+
+class UndoRequest(models.Model):
+    """A player's request to take back the last turn; the opponent agrees or not."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="undo_requests")
+    turn = models.ForeignKey(Turn, on_delete=models.CASCADE, related_name="undo_requests")
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    requester_side = models.PositiveSmallIntegerField()
+    agreed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("undo request")
+        verbose_name_plural = _("undo requests")
+
+    def __str__(self) -> str:
+        return f"undo {self.turn}"
