@@ -11,6 +11,25 @@ checkers at each index of that side's own numbering:
 How one side's point maps to the other side's is data (`Geometry`), built
 from each side's path over the 24 absolute locations; nothing branches on
 the variant's name.
+
+``Position.extra`` keys (variant state that is part of the position; pairs
+sorted by key, so equal states compare and hash equal):
+
+    "bomb"           Nuclear: the bomb's owner, None (nobody, like a centred
+                     cube), 0 (white) or 1 (black); only the owner, or anybody
+                     while it is None, may explode it (movegen.explode).
+    "mother_pinned"  Plakoto: (white_pinned, black_pinned), bools: that side's
+                     mother (the last checker on its own 24) is pinned at the
+                     end of the last play (the game then ends with mars).
+    "pinned"         Plakoto: (white_points, black_points), each a sorted tuple
+                     of the points, in that side's own numbering, where that
+                     side has a checker pinned (exactly one checker of that side
+                     stands there, under one or more opposing checkers).
+                     Every location holding checkers of both sides is listed for
+                     exactly one of them.
+
+Variants that start off the board (Dutch trictrac, Chase) keep the checkers
+not yet entered on index 25: they enter exactly like checkers on the bar.
 """
 
 from __future__ import annotations
@@ -117,6 +136,19 @@ class Position:
 
     def checkers(self, side: int) -> int:
         return sum(self.sides[side])
+
+    def get(self, key: str, default: object = None) -> object:
+        """The ``extra`` value stored under ``key`` (``default`` when absent)."""
+        for k, value in self.extra:
+            if k == key:
+                return value
+        return default
+
+    def with_extra(self, key: str, value: object) -> Position:
+        """A copy with ``extra[key] = value`` (pairs kept sorted by key)."""
+        pairs = dict(self.extra)
+        pairs[key] = value
+        return Position(self.sides, tuple(sorted(pairs.items())))
 
     def with_side(self, side: int, row: tuple[int, ...]) -> Position:
         if side == WHITE:

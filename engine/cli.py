@@ -4,21 +4,30 @@ Output is JSON on stdout.  Bad input (including bad usage) exits with status 2
 and prints only ``{"error": {"code": ..., "reason": ..., ...}}``.
 
     python -m engine plays --variant short --position 4HPwATDgc/ABMA --dice 3-1
+    python -m engine plays --variant garanquet --position ... --dice 5-5-4
     python -m engine replay game.txt --variant long [--ruleset long-article]
+    python -m engine replay game.txt --variant long --ruleset-file federation.json
+    python -m engine replay game.txt --variant long --format azn
+    python -m engine replay match.mat
 
 ``plays`` reads the ID as GNU Backgammon does (the side on roll is the mover)
 and writes each resulting position the same way round, nothing swapped.
-``replay`` reads the record syntax described in ``engine.replay``.
+``replay`` reads the record syntax described in ``engine.replay`` (``std``),
+Azerbaijani notation (``azn``, ``engine.azn``) or a GNU Backgammon / Jellyfish
+match file (``mat``, ``engine.matfile``; the default for a ``.mat`` file name).
+The two importers are loaded only when asked for.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import io
 import json
 import re
 import sys
-from collections.abc import Sequence
+import textwrap
+from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
 from engine import movegen
@@ -28,11 +37,19 @@ from engine.game import GameRules
 from engine.gnubgid import decode_position_id, encode_position_id
 from engine.notation import format_play
 from engine.replay import replay
-from engine.scoring import get_preset
+from engine.scoring import ScoringPreset, get_preset, preset_from_dict
 from engine.variants import VARIANTS, Variant
 
 EXIT_BAD_INPUT = 2
+FORMATS = ("std", "azn", "mat")
 _DICE = re.compile(r"\s*([1-6])(?:\s*-\s*([1-6]))+\s*")
+
+_EPILOG = """\
+Not available: "Soldier classes" (Wikipedia, Short nardy) only names its
+classes (guard, general, druid, wounded even/odd); the source gives no start
+position or checker counts, so it cannot be played until it is specified
+(RULES.md section 3).
+"""
 
 
 class _UsageError(Exception):
@@ -45,16 +62,46 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="python -m engine", description="Nardy rules engine")
+    names = ", ".join(VARIANTS)
+    parser = _Parser(
+        prog="python -m engine",
+        description=textwrap.fill(
+            f"Nardy rules engine.  Variants: {names}.", 79, break_on_hyphens=False
+        ),
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    plays = commands.add_parser("plays", help="every legal play of a roll")
-    plays.add_argument("--variant", required=True, help=f"one of {', '.join(VARIANTS)}")
+    plays = commands.add_parser(
+        "plays",
+        help="every legal play of a roll",
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    plays.add_argument("--variant", required=True, help=f"one of {names}")
     plays.add_argument("--position", required=True, help="GNU Backgammon Position ID")
-    plays.add_argument("--dice", required=True, help="the roll, e.g. 3-1")
-    rep = commands.add_parser("replay", help="replay a game record and print its result")
-    rep.add_argument("file", help="the record, one turn per line")
-    rep.add_argument("--variant", required=True, help=f"one of {', '.join(VARIANTS)}")
-    rep.add_argument("--ruleset", help="scoring preset (default: the variant's)")
+    plays.add_argument(
+        "--dice", required=True, help="the roll, e.g. 3-1 (three dice in garanquet: 5-5-4)"
+    )
+    rep = commands.add_parser(
+        "replay",
+        help="replay a game record and print its result",
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    rep.add_argument("file", help="the record")
+    rep.add_argument(
+        "--format",
+        choices=FORMATS,
+        help="std: one turn per line (default); azn: Azerbaijani notation; "
+        "mat: GNU Backgammon / Jellyfish match file (default for *.mat)",
+    )
+    rep.add_argument("--variant", help=f"one of {names} (std and azn)")
+    ruleset = rep.add_mutually_exclusive_group()
+    ruleset.add_argument("--ruleset", help="scoring preset name (default: the variant's)")
+    ruleset.add_argument(
+        "--ruleset-file", help="a user-defined scoring preset as JSON (see engine.scoring)"
+    )
     return parser
 
 
@@ -97,20 +144,66 @@ def _plays(args: argparse.Namespace) -> Any:
     ]
 
 
-def _replay(args: argparse.Namespace) -> Any:
-    variant = _variant(args.variant)
-    preset = get_preset(args.ruleset) if args.ruleset else None
+def _read(path: str) -> str:
     try:
-        with open(args.file, encoding="utf-8") as f:
-            text = f.read()
+        with open(path, encoding="utf-8") as f:
+            return f.read()
     except OSError as err:
         raise EngineError(
-            "unreadable_file", f"cannot read {args.file}: {err.strerror}", file=args.file
+            "unreadable_file", f"cannot read {path}: {err.strerror}", file=path
         ) from err
     except UnicodeDecodeError as err:
+        raise EngineError("unreadable_file", f"{path} is not UTF-8 text", file=path) from err
+
+
+def _preset(args: argparse.Namespace) -> ScoringPreset | None:
+    if args.ruleset:
+        return get_preset(args.ruleset)
+    if args.ruleset_file:
+        try:
+            data = json.loads(_read(args.ruleset_file))
+        except json.JSONDecodeError as err:
+            raise EngineError(
+                "bad_preset_file",
+                f"{args.ruleset_file} is not JSON: {err.msg} at line {err.lineno}",
+                file=args.ruleset_file,
+                line=err.lineno,
+            ) from err
+        return preset_from_dict(data)
+    return None
+
+
+def _importer(module: str, function: str) -> Callable[..., Any]:
+    """The format's importer, loaded on first use so the other formats work without it."""
+    try:
+        loaded = importlib.import_module(module)
+    except ModuleNotFoundError as err:
+        if err.name != module:
+            raise
         raise EngineError(
-            "unreadable_file", f"{args.file} is not UTF-8 text", file=args.file
+            "format_unavailable",
+            f"this installation has no {module} importer",
+            module=module,
         ) from err
+    found: Callable[..., Any] = getattr(loaded, function)
+    return found
+
+
+def _replay(args: argparse.Namespace) -> Any:
+    fmt = args.format or ("mat" if args.file.casefold().endswith(".mat") else "std")
+    if fmt == "mat":
+        if args.variant or args.ruleset or args.ruleset_file:
+            raise _UsageError(
+                "a .mat file is a backgammon match: --variant and rulesets do not apply"
+            )
+        return _importer("engine.matfile", "replay_mat")(_read(args.file))
+    if not args.variant:
+        raise _UsageError(f"--variant is required with --format {fmt}")
+    variant = _variant(args.variant)
+    preset = _preset(args)
+    text = _read(args.file)
+    if fmt == "azn":
+        return _importer("engine.azn", "replay_azn")(text, variant, preset)
     return replay(text, GameRules(variant, scoring=preset)).to_dict()
 
 

@@ -22,6 +22,26 @@ tests/engine/test_game.py):
   or a play is awaited; rejecting it returns to that phase.
 - ``set_dice`` is only for variants where the mover names the dice; recorded
   dice of other variants go through ``roll`` with a ``RecordedDice`` source.
+
+Game-level rules of the variants, read from ``Variant`` flags:
+
+- ``first_hit_wins`` (Sudden death): the turn that first hits ends the game,
+  won by the hitter, scored by the preset (``single``: 1), ``end`` "hit".  The
+  turn is still a whole legal play (the forced-move rules do not change), and
+  the final position is where that play leaves the board.
+- ``nuclear``: ``explode`` before rolling, by the side that may use the bomb
+  (nobody owns it at the start: either side may; afterwards only the side it
+  passed to).  Like a double it is refused on the game's opening turn.  A
+  bomb may be set off when no blot stands anywhere: the rules do not forbid
+  it, and it still passes the bomb.
+- ``pinning`` (Plakoto): a play after which the opponent's mother checker is
+  pinned ends the game at once, the mother's owner losing as the preset says
+  (``plakoto``: mars, 2); ``end`` "mother_pinned".
+- Openings: ``use_opening_dice`` and ``higher_plays_white`` play the two
+  opening dice; with the latter (Nauka) the higher throw's player takes White
+  and White starts (``GameState.white_player`` says which player that is).
+  Where the variant rolls more than two dice (Garanquet; RULES is silent) the
+  opening dice only choose the starter, who then rolls all the dice anew.
 """
 
 from __future__ import annotations
@@ -32,11 +52,11 @@ from dataclasses import dataclass
 from enum import Enum
 
 from engine import movegen
-from engine.board import OFF, Position, other
+from engine.board import BLACK, OFF, WHITE, Position, other
 from engine.dice import DiceSource
 from engine.errors import GameStateError, IllegalPlay
 from engine.plays import Move, Play
-from engine.scoring import ScoringPreset, get_preset, score
+from engine.scoring import CONDITIONS, ScoringPreset, get_preset, score
 from engine.variants import Opening, Variant
 
 
@@ -63,11 +83,14 @@ class Action(Enum):
     RESIGN = "resign"
     ACCEPT_RESIGNATION = "accept_resignation"
     REJECT_RESIGNATION = "reject_resignation"
+    EXPLODE = "explode"
 
 
 END_BEAROFF = "bearoff"
 END_PASS = "pass"
 END_RESIGN = "resign"
+END_HIT = "hit"  # first_hit_wins (Sudden death)
+END_MOTHER_PINNED = "mother_pinned"  # pinning (Plakoto)
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,7 +153,7 @@ class GameResult:
     multiplier: int
     cube: int
     points: int  # cube × multiplier
-    end: str  # "bearoff" | "pass" | "resign"
+    end: str  # "bearoff" | "pass" | "resign" | "hit" | "mother_pinned"
     jacoby: bool = False  # the Jacoby rule cut a mars/koks to 1
 
     @property
@@ -179,7 +202,12 @@ class GameState:
     match_context: MatchContext | None = None
     automatic_doubles: int = 0  # taken so far in this game
     cube_turned: bool = False  # a double was taken (Jacoby)
-    opening_dice: tuple[int, ...] = ()  # the deciding opening throw (white, black)
+    # The deciding opening throw: (white's, black's); with ``higher_plays_white``
+    # colours are not yet known, so (first player's, second player's).
+    opening_dice: tuple[int, ...] = ()
+    # ``higher_plays_white``: which player (0 first, 1 second) the opening made
+    # White; None where colours were fixed before the game.
+    white_player: int | None = None
 
     @property
     def variant(self) -> Variant:
@@ -282,34 +310,49 @@ def _start(
     )
 
 
+def plays_opening_dice(variant: Variant) -> bool:
+    """True when the starter's first roll is the two opening dice themselves.
+
+    With more than two dice a turn (Garanquet) the opening dice are not a
+    whole roll, so they only choose the starter, who rolls anew (RULES is
+    silent; documented decision).
+    """
+    return (
+        variant.opening in (Opening.USE_OPENING_DICE, Opening.HIGHER_PLAYS_WHITE)
+        and variant.dice == 2
+        and not variant.mover_names_dice
+    )
+
+
 def opening_roll(state: GameState, dice_source: DiceSource) -> GameState:
     """One die each, ties re-rolled (doubling the stake when automatic doubles
-    are on, up to their maximum); the higher side starts (RULES §2, §5)."""
+    are on, up to their maximum); the higher side starts (RULES §2, §4, §5)."""
     _expect(state, Phase.OPENING)
     variant = state.variant
     cube = state.cube
     doubles = state.automatic_doubles
     while True:
-        white, black = dice_source.opening()
-        _check_dice_values((white, black))
-        if white != black:
+        first, second = dice_source.opening()
+        _check_dice_values((first, second))
+        if first != second:
             break
         if not state.in_match and doubles < state.rules.automatic_doubles:
             cube *= 2
             doubles += 1
     state = dataclasses.replace(state, cube=cube, automatic_doubles=doubles)
-    starter = 0 if white > black else 1
+    higher = WHITE if first > second else BLACK
+    starter = higher
+    if variant.opening is Opening.HIGHER_PLAYS_WHITE:
+        # The throw assigns the colours: the higher player is White and starts.
+        state = dataclasses.replace(state, white_player=higher)
+        starter = WHITE
+    throw = (first, second)
     if variant.mover_names_dice:
-        return _start(state, starter, (), (white, black))
-    if variant.opening is Opening.USE_OPENING_DICE:
-        if variant.dice != 2:
-            raise _error(
-                "unsupported_opening",
-                f"{variant.name} rolls {variant.dice} dice: the opening dice are only two",
-            )
-        return _start(state, starter, (max(white, black), min(white, black)), (white, black))
+        return _start(state, starter, (), throw)
+    if plays_opening_dice(variant):
+        return _start(state, starter, (max(throw), min(throw)), throw)
     rolled = _check_dice(variant, dice_source.roll(variant.dice))
-    return _start(state, starter, rolled, (white, black))
+    return _start(state, starter, rolled, throw)
 
 
 def _check_dice_values(values: tuple[int, ...]) -> None:
@@ -323,24 +366,28 @@ def set_opening(state: GameState, starter: int, dice: Sequence[int] | None = Non
     ``dice`` are the starter's first dice.  Where the opening dice are used
     they must differ (ties were re-rolled); where the starter re-rolls or
     names the dice, ``dice`` may be left out and the game waits for them.
+    Where the opening makes the higher player White, White starts.
     """
     _expect(state, Phase.OPENING)
     if starter not in (0, 1):
         raise _error("bad_side", f"side {starter} is neither 0 (white) nor 1 (black)")
     variant = state.variant
+    if variant.opening is Opening.HIGHER_PLAYS_WHITE and starter != WHITE:
+        raise _error(
+            "white_starts",
+            f"in {variant.name} the player who wins the opening plays White and starts",
+            starter=starter,
+        )
+    opening_dice = plays_opening_dice(variant)
     if dice is None:
-        if variant.opening is Opening.USE_OPENING_DICE and not variant.mover_names_dice:
+        if opening_dice:
             raise _error(
                 "opening_dice_required",
                 f"in {variant.name} the starter plays the opening dice: give them",
             )
         return _start(state, starter, (), ())
     values = _check_dice(variant, dice)
-    if (
-        variant.opening is Opening.USE_OPENING_DICE
-        and not variant.mover_names_dice
-        and len(set(values)) < len(values)
-    ):
+    if opening_dice and len(set(values)) < len(values):
         raise _error(
             "opening_double",
             f"in {variant.name} the first move uses the opening dice, which cannot be equal",
@@ -468,6 +515,43 @@ def beaver(state: GameState) -> GameState:
     )
 
 
+def bomb_owner(position: Position) -> int | None:
+    """The side that alone may set off the nuclear bomb; None while nobody owns it."""
+    value = position.get("bomb")
+    return value if isinstance(value, int) and value in (WHITE, BLACK) else None
+
+
+def _explode_refusal(state: GameState) -> GameStateError | None:
+    if not state.variant.nuclear:
+        return _error("no_bomb", f"{state.variant.name} is played without the bomb")
+    if state.phase is Phase.PLAY:
+        return _error("already_rolled", "the bomb is set off before rolling, not after")
+    if state.phase is not Phase.ROLL:
+        return _error(
+            "wrong_phase", f"no explosion in phase {state.phase.value!r}", phase=state.phase.value
+        )
+    if state.turn_number == 0:
+        return _error("opening_turn", "nobody may set off the bomb before the first move")
+    owner = bomb_owner(state.position)
+    if owner is not None and owner != state.turn:
+        return _error("bomb_not_yours", "only the side the bomb passed to may set it off")
+    return None
+
+
+def can_explode(state: GameState) -> bool:
+    return _explode_refusal(state) is None
+
+
+def explode(state: GameState) -> GameState:
+    """Nuclear: every blot of both sides goes to the bar and the bomb passes
+    to the opponent; the side on turn then rolls as usual."""
+    refusal = _explode_refusal(state)
+    if refusal is not None:
+        raise refusal
+    side = _on_turn(state)
+    return dataclasses.replace(state, position=movegen.explode(state.variant, state.position, side))
+
+
 def legal_plays(state: GameState) -> list[Play]:
     """Every distinct play for the dice on the table."""
     _expect(state, Phase.PLAY)
@@ -507,18 +591,23 @@ def choose_play(state: GameState, chosen: Play) -> GameState:
 
 def _apply(state: GameState, side: int, chosen: Play) -> GameState:
     position = chosen.position
-    if position.side(side)[OFF] == state.variant.checkers:
-        loser = other(side)
-        name, multiplier = score(state.rules.preset, state.variant, position, loser)
-        multiplier, jacoby = _jacoby(state, multiplier)
-        ended = dataclasses.replace(state, position=position, turn_number=state.turn_number + 1)
-        return _finish(
-            ended,
-            GameResult(
-                side, name, multiplier, state.cube, state.cube * multiplier, END_BEAROFF, jacoby
-            ),
-        )
-    return _next_turn(state, side, position)
+    variant = state.variant
+    end: str | None = None
+    if variant.first_hit_wins and any(step.hit for step in chosen.steps):
+        end = END_HIT
+    elif variant.pinning and CONDITIONS["mother_pinned"](variant, position, other(side)):
+        end = END_MOTHER_PINNED
+    elif position.side(side)[OFF] == variant.checkers:
+        end = END_BEAROFF
+    if end is None:
+        return _next_turn(state, side, position)
+    name, multiplier = score(state.rules.preset, variant, position, other(side))
+    multiplier, jacoby = _jacoby(state, multiplier)
+    ended = dataclasses.replace(state, position=position, turn_number=state.turn_number + 1)
+    return _finish(
+        ended,
+        GameResult(side, name, multiplier, state.cube, state.cube * multiplier, end, jacoby),
+    )
 
 
 def _next_turn(state: GameState, side: int, position: Position) -> GameState:
@@ -614,6 +703,8 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
             actions.append(Action.SKIP_TURN)
         if can_double(state):
             actions.append(Action.DOUBLE)
+        if can_explode(state):
+            actions.append(Action.EXPLODE)
         actions.append(Action.RESIGN)
         return tuple(actions)
     if phase is Phase.TAKE:

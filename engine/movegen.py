@@ -14,7 +14,32 @@ distinct results.  Rules come from `Variant` fields (RULES.md §1, §2, §5):
 - ``six_block_rule``: no step may complete six consecutive points along the
   opponent's path with no opposing checker ahead of them;
 - forced moves: play as many dice as possible, then the most pips (so with one
-  die playable out of two, the larger one).
+  die playable out of two, the larger one; with three dice (Garanquet) the
+  dice left unplayed are the smallest possible, which for every three-dice
+  roll is the same as the most pips).
+
+The short family's special rules (RULES §3, §4) go through `_special_plays`,
+never through the fast generators:
+
+- ``pinning`` (Plakoto): landing on a lone opposing checker pins it; a pinned
+  checker cannot move, and its point is closed to its owner while pinned;
+  pins and the mother live in ``Position.extra`` (engine/board.py);
+- ``no_hit_and_hide_in_home`` (Caucasian): a checker that hit in its owner's
+  home may not, that turn, land on an own checker or bear off, unless no
+  other step plays that die (checked step by step);
+- ``no_hit_and_run_in_home`` (Tavla): such a checker may not move again;
+- ``forced_bear_off`` (Tavla): of the plays the forced-move rules allow, those
+  that bear off the most checkers ("checker on 3, 5-2: bear off with the 5");
+- ``optional_dice`` (Old English) and ``partial_bear_off`` (Nauka, when the
+  turn starts with bear-off allowed): any non-empty part of a legal sequence
+  is a legal play; the empty play only when nothing can move;
+- ``max_per_point`` (Old English): no step onto a point holding that many.
+
+Checkers are interchangeable: a step from a point is the hitter's only when
+every checker of the mover on that point hit in the home this turn (else
+another checker is taken to move).
+
+`explode` is the Nuclear bomb (board change only; the game decides when).
 """
 
 from __future__ import annotations
@@ -23,14 +48,14 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import fields
 from itertools import compress
 from operator import itemgetter
-from typing import Any
+from typing import Any, cast
 
 from engine.board import BAR, OFF, POINTS, Position
-from engine.errors import IllegalPlay
+from engine.errors import GameStateError, IllegalPlay
 from engine.plays import Move, Play, Step
 from engine.variants import Variant
 
-__all__ = ["dice_moves", "find_play", "is_first_turn", "legal_plays"]
+__all__ = ["dice_moves", "explode", "find_play", "is_first_turn", "legal_plays"]
 
 HOME = 6  # own points 1..6 are home in every variant (RULES §1)
 _DIE_MAX = 6
@@ -106,6 +131,7 @@ class _Rules:
         "ordered",
         "simple",
         "six_block",
+        "special",
         "variant",
     )
 
@@ -135,8 +161,23 @@ class _Rules:
         # legal as any other order, except under the six-block rule, where the
         # intermediate positions of every order matter.
         self.ordered = not variant.six_block_rule
-        # Neither head nor six-block rule: the specialised generators apply.
-        self.simple = self.ordered and not self.head
+        # Rules that need per-checker state or a choice over whole plays: the
+        # short family's special variants, served by `_special_plays`.
+        self.special = (
+            variant.pinning
+            or variant.no_hit_and_hide_in_home
+            or variant.no_hit_and_run_in_home
+            or variant.forced_bear_off
+            or variant.optional_dice
+            or variant.partial_bear_off
+            or variant.max_per_point > 0
+        )
+        if self.special and (self.head or self.six_block):
+            raise ValueError(
+                f"{variant.name}: the short family's special rules exclude head and six-block rules"
+            )
+        # Neither head nor six-block rule nor special rules: the specialised generators apply.
+        self.simple = self.ordered and not self.head and not self.special
 
 
 _RULES: dict[int, _Rules] = {}
@@ -154,12 +195,26 @@ def _rules(variant: Variant) -> _Rules:
 
 
 def dice_moves(variant: Variant, dice: Sequence[int]) -> tuple[int, ...]:
-    """The die values to play, larger first: two equal dice are played four times."""
-    if not dice or any(not 1 <= d <= _DIE_MAX for d in dice):
-        raise ValueError(f"not a roll: {tuple(dice)!r}")
-    if len(dice) == 2 and dice[0] == dice[1]:
-        return (dice[0],) * 4
-    return tuple(sorted(dice, reverse=True))
+    """The die values to play, larger first: two equal dice are played four times.
+
+    Three dice (Garanquet, RULES §3): a pair ``p, p`` with a lower third die
+    ``t`` is a doublet (``p`` four times, then ``t``); with a higher third die
+    it is not (``t, p, p``); three equal dice are played six times.
+    """
+    if len(dice) != variant.dice or any(not 1 <= d <= _DIE_MAX for d in dice):
+        raise ValueError(f"not a roll of {variant.dice} dice: {tuple(dice)!r}")
+    if len(dice) == 2:
+        if dice[0] == dice[1]:
+            return (dice[0],) * 4
+        return (dice[0], dice[1]) if dice[0] > dice[1] else (dice[1], dice[0])
+    ordered = tuple(sorted(dice, reverse=True))
+    if len(ordered) == 3:
+        hi, mid, lo = ordered
+        if hi == lo:
+            return (hi,) * 6
+        if hi == mid:
+            return (hi, hi, hi, hi, lo)
+    return ordered
 
 
 def is_first_turn(variant: Variant, position: Position, side: int) -> bool:
@@ -352,6 +407,8 @@ def legal_plays(
             if found is None:
                 found = _doubles(r, side, position, moves[0])
             return _build(r, side, position, found.values())
+    elif r.special:
+        return _special_plays(r, side, position, moves)
     s = _search(r, side, position, moves, 1)
     if _second_head_checker(r, moves, first_turn, s.best_n):
         s = _search(r, side, position, moves, 2)
@@ -808,6 +865,289 @@ def _build(r: _Rules, side: int, position: Position, found: Iterable[_Found]) ->
     return plays
 
 
+# --- Special rules of the short family ---------------------------------------
+#
+# Pins (Plakoto), checkers that hit in the home (Caucasian, Tavla), a cap on
+# checkers per point (Old English) and choices over whole plays (optional
+# dice, forced bear-off) need state the fast generators do not keep.  These
+# variants share one step-by-step search over immutable states; the classic
+# games never come here.
+
+# (mover's row, opponent's counts on my points, hit points as bits, my points
+# where an opposing checker is pinned under mine as bits, hitters per home
+# point 0..6 (empty unless tracked))
+_SState = tuple[tuple[int, ...], tuple[int, ...], int, int, tuple[int, ...]]
+
+
+def _bits(mask: int) -> Iterable[int]:
+    q = 0
+    while mask:
+        if mask & 1:
+            yield q
+        mask >>= 1
+        q += 1
+
+
+class _Turn:
+    """One side's turn under the special rules: flags read once, the start
+    state, the legality of a step, its effect, and the resulting position."""
+
+    __slots__ = (
+        "caucasian",
+        "closes",
+        "cross",
+        "hitting",
+        "max_per_point",
+        "my_pins",
+        "pinning",
+        "position",
+        "side",
+        "start",
+        "tavla",
+        "track",
+    )
+
+    def __init__(self, r: _Rules, side: int, position: Position) -> None:
+        v = r.variant
+        self.side = side
+        self.position = position
+        self.cross = r.cross[side]
+        self.closes = v.closes_at
+        self.hitting = v.hitting
+        self.pinning = v.pinning
+        self.max_per_point = v.max_per_point
+        self.caucasian = v.no_hit_and_hide_in_home
+        self.tavla = v.no_hit_and_run_in_home
+        self.track = self.caucasian or self.tavla
+        my_pins = opp_pins = 0
+        if self.pinning:
+            pinned = _pinned(position)
+            for q in pinned[side]:
+                my_pins |= 1 << q
+            mine_at = r.mine_at[side]
+            for p in pinned[1 - side]:
+                opp_pins |= 1 << mine_at[p]
+        # My own pinned checkers cannot move and their points are closed to me
+        # for the whole turn: only the opponent can release them.
+        self.my_pins = my_pins
+        oppm = tuple(r.gather[side](position.sides[1 - side]))
+        hitters = (0,) * (HOME + 1) if self.track else ()
+        self.start: _SState = (position.sides[side], oppm, 0, opp_pins, hitters)
+
+    def origins(self, st: _SState) -> Iterable[int]:
+        me = st[0]
+        if me[BAR]:
+            return _BAR_ONLY
+        return compress(range(POINTS, 0, -1), me[POINTS:0:-1])
+
+    def _by_hitter(self, st: _SState, o: int) -> bool:
+        # Checkers are interchangeable: a step is the hitter's only when every
+        # checker on its point hit in the home this turn.
+        hitters = st[4]
+        return o <= HOME and hitters[o] > 0 and hitters[o] == st[0][o]
+
+    def basic(self, st: _SState, o: int, die: int) -> tuple[str, int] | None:
+        """The rule a step breaks, with the point concerned (None: legal),
+        apart from Caucasian hit-and-hide, which depends on the other steps."""
+        me, oppm = st[0], st[1]
+        if not me[o]:
+            return ("no_checker", o)
+        if me[BAR] and o != BAR:
+            return ("bar_first", o)
+        if self.my_pins >> o & 1:
+            return ("pinned_checker", o)
+        if self.tavla and self._by_hitter(st, o):
+            return ("hit_and_run", o)
+        d = o - die
+        if d > 0:
+            if oppm[d] >= self.closes or self.my_pins >> d & 1:
+                return ("point_closed", d)
+            if self.max_per_point and me[d] >= self.max_per_point:
+                return ("too_many_on_point", d)
+            return None
+        outside = sum(me[HOME + 1 :])
+        if outside:
+            return ("bear_off_not_home", outside)
+        if d < 0:
+            for q in range(HOME, o, -1):
+                if me[q]:
+                    return ("bear_off_higher_checker", q)
+        return None
+
+    def _hides(self, st: _SState, o: int, die: int) -> bool:
+        if not self._by_hitter(st, o):
+            return False
+        d = o - die
+        return d <= 0 or st[0][d] > 0
+
+    def failure(self, st: _SState, o: int, die: int) -> tuple[str, int] | None:
+        """The rule a step breaks, or None.  Caucasian: the hitter may hide or
+        bear off only when no other step plays this die (RULES §3)."""
+        found = self.basic(st, o, die)
+        if found is None and self.caucasian and self._hides(st, o, die):
+            for o2 in self.origins(st):
+                if o2 != o and self.basic(st, o2, die) is None and not self._hides(st, o2, die):
+                    return ("hit_and_bear_off" if o - die <= 0 else "hit_and_hide", o)
+        return found
+
+    def apply(self, st: _SState, o: int, die: int) -> tuple[_SState, Step, bool]:
+        """The state after a legal step, the step, and whether it pinned."""
+        me_t, oppm, hitmask, opp_pins, hitters = st
+        by_hitter = self.track and self._by_hitter(st, o)
+        d = o - die
+        if d < 0:
+            d = OFF
+        me = list(me_t)
+        me[o] -= 1
+        me[d] += 1
+        hit = pin = False
+        if d and oppm[d] == 1:
+            if self.hitting:
+                hit = True
+                changed = list(oppm)
+                changed[d] = 0
+                oppm = tuple(changed)
+                hitmask |= 1 << d
+            elif self.pinning and not opp_pins >> d & 1:
+                pin = True
+                opp_pins |= 1 << d
+        if self.pinning and not me[o] and opp_pins >> o & 1:
+            opp_pins &= ~(1 << o)  # my last checker leaves: the pinned one is free
+        if self.track and (by_hitter or (hit and d <= HOME)):
+            h = list(hitters)
+            if by_hitter:
+                h[o] -= 1
+            if d:
+                h[d] += 1
+            hitters = tuple(h)
+        return (tuple(me), oppm, hitmask, opp_pins, hitters), _step(o, d, die, hit), pin
+
+    def result(self, st: _SState) -> Position:
+        me, _, hitmask, opp_pins, _ = st
+        side = self.side
+        position = self.position
+        opp = list(position.sides[1 - side])
+        for d in _bits(hitmask):
+            opp[self.cross[d]] -= 1
+            opp[BAR] += 1
+        sides = (me, tuple(opp)) if side == 0 else (tuple(opp), me)
+        if not self.pinning:
+            return Position(sides, position.extra)
+        mine = tuple(_bits(self.my_pins))
+        theirs = tuple(sorted(self.cross[q] for q in _bits(opp_pins)))
+        pinned = (mine, theirs) if side == 0 else (theirs, mine)
+        mother = (POINTS in pinned[0], POINTS in pinned[1])
+        extra = dict(position.extra)
+        extra["pinned"] = pinned
+        extra["mother_pinned"] = mother
+        return Position(sides, tuple(sorted(extra.items())))
+
+
+def _pinned(position: Position) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    value = position.get("pinned")
+    if value is None:
+        return ((), ())
+    return cast(tuple[tuple[int, ...], tuple[int, ...]], value)
+
+
+def _special_plays(r: _Rules, side: int, position: Position, moves: tuple[int, ...]) -> list[Play]:
+    """Every legal play under the short family's special rules.
+
+    Forced moves: as many dice as possible, then the most pips (for three
+    dice: the dice left unplayed are the smallest possible).  Old English
+    (``optional_dice``), and Nauka (``partial_bear_off``) when the turn starts
+    with bear-off allowed, accept any non-empty part of a legal sequence
+    instead.  Tavla (``forced_bear_off``): of those, only the plays that bear
+    off the most checkers.
+    """
+    v = r.variant
+    turn = _Turn(r, side, position)
+    start = turn.start
+    optional = v.optional_dice or (v.partial_bear_off and not any(start[0][HOME + 1 :]))
+    # result key (row, hits, pins) -> (dice used, pips, steps, state)
+    results: dict[tuple[Any, ...], tuple[int, int, tuple[Step, ...], _SState]] = {}
+    visited: set[tuple[Any, ...]] = set()
+    stack: list[Step] = []
+
+    def record(st: _SState, pips: int) -> None:
+        key = (st[0], st[2], st[3])
+        if key not in results:
+            results[key] = (len(stack), pips, tuple(stack), st)
+
+    def node(st: _SState, remaining: tuple[int, ...], pips: int) -> None:
+        seen = (st, remaining)
+        if seen in visited:
+            return
+        visited.add(seen)
+        moved = False
+        last = 0
+        for i, die in enumerate(remaining):
+            if die == last:
+                continue
+            last = die
+            rest = remaining[:i] + remaining[i + 1 :]
+            for o in turn.origins(st):
+                if turn.failure(st, o, die) is not None:
+                    continue
+                moved = True
+                nxt, step, _ = turn.apply(st, o, die)
+                stack.append(step)
+                if optional:
+                    record(nxt, pips + die)
+                node(nxt, rest, pips + die)
+                stack.pop()
+        if not moved and not optional:
+            record(st, pips)
+
+    node(start, moves, 0)
+    found = list(results.values())
+    if not optional:
+        most = max(f[0] for f in found)
+        found = [f for f in found if f[0] == most]
+        top = max(f[1] for f in found)
+        found = [f for f in found if f[1] == top]
+    if v.forced_bear_off:
+        off = max(f[3][0][OFF] for f in found)
+        found = [f for f in found if f[3][0][OFF] == off]
+    if not found or not found[0][2]:
+        return [Play((), position)]
+    return [Play(f[2], turn.result(f[3])) for f in found]
+
+
+def explode(variant: Variant, position: Position, side: int) -> Position:
+    """Nuclear (RULES §3): ``side`` explodes the bomb.
+
+    Every blot on the board (a point 1..24 holding exactly one checker) of
+    either side goes to its owner's bar, and the bomb passes to the opponent
+    (``extra["bomb"] = 1 - side``), who alone may explode it next.  Allowed
+    when the bomb is nobody's yet (None, or the key absent) or ``side``'s.
+    Pure: whether it is ``side``'s moment (before rolling, on turn) is the
+    game's to check.  Raises `GameStateError` ``no_bomb`` (the variant has no
+    bomb) or ``bomb_not_yours``.
+    """
+    if not variant.nuclear:
+        raise GameStateError(
+            "no_bomb", f"{variant.name} is played without the bomb", variant=variant.name
+        )
+    owner = position.get("bomb")
+    if owner is not None and owner != side:
+        raise GameStateError(
+            "bomb_not_yours",
+            "the bomb belongs to the opponent: only its owner may explode it",
+            owner=owner,
+            side=side,
+        )
+    rows: list[tuple[int, ...]] = []
+    for row_t in position.sides:
+        row = list(row_t)
+        for q in _POINT_RANGE:
+            if row[q] == 1:
+                row[q] = 0
+                row[BAR] += 1
+        rows.append(tuple(row))
+    return Position((rows[0], rows[1]), position.extra).with_extra("bomb", 1 - side)
+
+
 # --- Checking a written play -------------------------------------------------
 
 
@@ -1114,6 +1454,8 @@ def find_play(
             f"these moves use more than the dice give ({roll})",
             **data,
         )
+    if r.special:
+        return _find_special(r, side, position, moves, assignments, rolled, legal, roll, data)
     head_limit = _head_limit(r, side, position, rolled, first_turn)
     candidates: list[tuple[tuple[Step, ...], Play]] = []
     played: list[tuple[Step, ...]] = []
@@ -1146,6 +1488,167 @@ def find_play(
         return Play(steps, match.position)
     if played:
         raise _forced_move_error(rolled, legal, played, roll, data)
+    if failures:
+        raise _worst_failure(failures, data)
+    raise IllegalPlay("not_legal", f"{roll}: not a legal play", **data)
+
+
+_SPECIAL_REASONS = {
+    "no_checker": "{move}: you have no checker {where}",
+    "bar_first": "{move}: checkers on the bar must enter before any other checker moves",
+    "pinned_checker": "{move}: your checker on {point} is pinned and cannot move",
+    "hit_and_run": "{move}: the checker that hit on {point} in your home may not move again "
+    "this turn",
+    "hit_and_hide": "{move}: the checker that hit on {point} in your home may not go on to a "
+    "point of your own while the {die} can be played another way",
+    "hit_and_bear_off": "{move}: the checker that hit on {point} in your home may not be borne "
+    "off while the {die} can be played another way",
+    "point_closed": "{move}: point {point} is closed: the opponent holds it",
+    "too_many_on_point": "{move}: point {point} already holds {limit} of your checkers, the most "
+    "allowed",
+    "bear_off_not_home": "{move}: bearing off needs all checkers home; {point} still outside",
+    "bear_off_higher_checker": "{move}: the {die} cannot bear off from {origin} while a checker "
+    "stands on {point}",
+}
+
+
+class _SpecialTrial:
+    """`_Trial` for the special rules: the written journeys simulated in every
+    order on `_Turn` states."""
+
+    def __init__(
+        self, turn: _Turn, limit: int, moves: Sequence[Move], routes: Sequence[tuple[int, ...]]
+    ) -> None:
+        self.turn = turn
+        self.limit = limit
+        self.moves = moves
+        self.chains: list[list[tuple[int, int]]] = []
+        for move, route in zip(moves, routes, strict=True):
+            chain = []
+            at = move.origin
+            for die in route:
+                chain.append((at, die))
+                at -= die
+            self.chains.append(chain)
+        self.total = sum(len(c) for c in self.chains)
+        self.best: _Failure | None = None
+        self.found: tuple[tuple[Step, ...], frozenset[int], _SState] | None = None
+
+    def run(self) -> tuple[tuple[Step, ...], frozenset[int], _SState] | None:
+        self._order(self.turn.start, [0] * len(self.chains), [], frozenset())
+        return self.found
+
+    def _order(
+        self, st: _SState, next_step: list[int], done: list[Step], marks: frozenset[int]
+    ) -> None:
+        if len(done) == self.total:
+            self.found = (tuple(done), marks, st)
+            return
+        for i, chain in enumerate(self.chains):
+            first = next_step[i]
+            if first == len(chain):
+                continue
+            # A later step of a journey may go first, moved by a checker that
+            # already stands on its origin: the written journey names the net
+            # move only, and checkers are interchangeable (with a cap per
+            # point, 2/off then 3/2 is legal where 3/2/off is not).
+            for k in range(first, len(chain)):
+                if chain[k] == (-1, -1):
+                    continue
+                o, die = chain[k]
+                failure = self.turn.failure(st, o, die)
+                if failure is not None:
+                    if k == first:
+                        self._note(failure, i, k, o, die, len(done))
+                    continue
+                nxt, step, pin = self.turn.apply(st, o, die)
+                chain[k] = (-1, -1)
+                advanced = next_step[i]
+                while next_step[i] < len(chain) and chain[next_step[i]] == (-1, -1):
+                    next_step[i] += 1
+                done.append(step)
+                self._order(
+                    nxt, next_step, done, marks | {step.dest} if (step.hit or pin) else marks
+                )
+                done.pop()
+                next_step[i] = advanced
+                chain[k] = (o, die)
+                if self.found is not None:
+                    return
+
+    def _note(
+        self, failure: tuple[str, int], i: int, k: int, o: int, die: int, progress: int
+    ) -> None:
+        code, point = failure
+        move = _move_text(self.moves[i])
+        where = "on the bar" if point == BAR else f"on {point}"
+        reason = _SPECIAL_REASONS[code].format(
+            move=move, point=point, die=die, origin=o, limit=self.limit, where=where
+        )
+        if code == "point_closed" and k + 1 < len(self.chains[i]):
+            reason += f" (on the way, with the {die})"
+        if self.best is None or progress > self.best.progress:
+            self.best = _Failure(progress, code, reason, move=move, point=point)
+
+
+def _find_special(
+    r: _Rules,
+    side: int,
+    position: Position,
+    moves: Sequence[Move],
+    assignments: list[tuple[tuple[int, ...], ...]],
+    rolled: tuple[int, ...],
+    legal: list[Play],
+    roll: str,
+    data: dict[str, Any],
+) -> Play:
+    """`find_play` for the special rules; a pin counts as a hit for ``*`` marks."""
+    turn = _Turn(r, side, position)
+    by_position = {p.position: p for p in legal}
+    candidates: list[tuple[tuple[Step, ...], frozenset[int], Play]] = []
+    played: list[tuple[tuple[Step, ...], _SState]] = []
+    failures: list[_Failure] = []
+    for assignment in assignments:
+        trial = _SpecialTrial(turn, r.variant.max_per_point, moves, assignment)
+        found = trial.run()
+        if found is None:
+            if trial.best is not None:
+                failures.append(trial.best)
+            continue
+        steps, marks, st = found
+        match = by_position.get(turn.result(st))
+        if match is not None:
+            candidates.append((steps, marks, match))
+        else:
+            played.append((steps, st))
+    if candidates:
+        marked = {q for m in moves for q in m.hits}
+        good = [c for c in candidates if marked <= c[1]]
+        if not good:
+            text = " ".join(_move_text(m) for m in moves)
+            raise IllegalPlay(
+                "false_hit",
+                f"{text}: there is no opposing blot to hit where marked",
+                points=sorted(marked),
+                **data,
+            )
+        steps, _, match = min(good, key=lambda c: len(c[1]))
+        return Play(steps, match.position)
+    if played:
+        if r.variant.forced_bear_off and legal[0].steps:
+            off = legal[0].position.sides[side][OFF]
+            most = max(len(p.steps) for p in legal)
+            short = [p for p in played if len(p[0]) == most and p[1][0][OFF] < off]
+            if short:
+                example = _format_play(legal[0])
+                raise IllegalPlay(
+                    "must_bear_off",
+                    f"{roll}: the dice can bear off {off - position.sides[side][OFF]} "
+                    f"checker(s), and a die that can bear one off must: {example} is legal",
+                    example=example,
+                    **data,
+                )
+        raise _forced_move_error(rolled, legal, [p[0] for p in played], roll, data)
     if failures:
         raise _worst_failure(failures, data)
     raise IllegalPlay("not_legal", f"{roll}: not a legal play", **data)
@@ -1252,6 +1755,16 @@ def _forced_move_error(
             "must_play_larger",
             f"the {larger} must be played (only one die can be played, so the larger): "
             f"{example} is legal",
+            example=example,
+            die=larger,
+            **data,
+        )
+    top = sum(s.die for s in legal[0].steps)
+    if most > 1 and all(sum(s.die for s in p) < top for p in played):
+        # Three dice (Garanquet): the dice left unplayed must be the smallest.
+        return IllegalPlay(
+            "must_play_larger",
+            f"the larger dice must be played (not all {len(rolled)} can be): {example} is legal",
             example=example,
             die=larger,
             **data,

@@ -21,7 +21,7 @@ from engine.plays import Move, Play
 EMPTY_PLAY: Final = "Ø"
 _NO_MOVE: Final = frozenset({"Ø", "ø", "∅", "0", "-"})
 _WORDS: Final = {"bar": BAR, "b": BAR, "бар": BAR, "off": OFF}
-_MAX_REPEAT: Final = 4  # a turn never has more than four checker moves
+_MAX_REPEAT: Final = 6  # six checker moves at most (three equal dice in Garanquet)
 
 _SEPARATORS: Final = re.compile(r"[\s,]+")
 _RUN: Final = re.compile(r"[^\s,]+")
@@ -32,7 +32,7 @@ _MOVE: Final = re.compile(
     rf"(?P<body>{_POINT}(?:\s*/\s*{_POINT}(?:\s*\*)?)+)(?:\s*\(\s*(?P<repeat>[^\s,()]*)\s*\))?"
 )
 _TURN: Final = re.compile(r"\s*(?P<dice>[^:]*?)\s*:")
-_DICE: Final = re.compile(r"(?P<a>[0-9?])\s*-?\s*(?P<b>[0-9?])")
+_DICE: Final = re.compile(r"(?P<a>[0-9?])\s*-?\s*(?P<b>[0-9?])(?:\s*-?\s*(?P<c>[0-9]))?")
 
 
 def _point_name(q: int) -> str:
@@ -131,17 +131,18 @@ def parse_moves(text: str) -> list[Move]:
 
 
 def parse_turn(text: str) -> tuple[tuple[int, ...] | None, list[Move]]:
-    """``"5-2: 13/8 6/4"`` or ``"52: ..."``; dice ``?-?`` (unknown) give None."""
+    """``"5-2: 13/8 6/4"``, ``"52: ..."`` or three dice ``"5-5-4: ..."``;
+    dice ``?-?`` (unknown) give None."""
     m = _TURN.match(text)
     if m is None:
         raise _error("bad_turn", "a turn is dice, a colon, then moves (5-2: 13/8 6/4)", text, 0)
     dice_text = m.group("dice")
     d = _DICE.fullmatch(dice_text)
-    if d is None or (d["a"] == "?") != (d["b"] == "?"):
+    if d is None or (d["a"] == "?") != (d["b"] == "?") or (d["a"] == "?" and d["c"]):
         raise _error("bad_dice", "dice are written 5-2, 52 or ?-?", dice_text, m.start("dice"))
     dice: tuple[int, ...] | None = None
     if d["a"] != "?":
-        dice = (int(d["a"]), int(d["b"]))
+        dice = tuple(int(v) for v in (d["a"], d["b"], d["c"]) if v is not None)
         if not all(1 <= v <= 6 for v in dice):
             raise _error("bad_dice", "each die shows 1..6", dice_text, m.start("dice"))
     return dice, _parse(text[m.end() :], m.end())

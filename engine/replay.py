@@ -7,10 +7,15 @@ Record syntax (blank lines and lines starting with ``#`` are ignored):
     W 6-6: Ø               dice that could not be played
     B ?-?: Ø               a turn with no roll written: only when no roll at
                            all could be played (closed out on the bar)
+    W 5-5-4: 13/8(3) 6/2   three dice where the variant rolls three (Garanquet)
     W doubles              cube actions, by the side that takes them
     B takes                (also: B passes / B drops, B beavers)
+    W explodes             Nuclear: the side on turn sets off the bomb before rolling
     W resigns mars         a resignation (level defaults to single);
     B accepts              answered by accepts / rejects
+
+Where the mover names the dice (dice-less long nardy) the dice of a turn line
+are the named ones; anywhere else they are the roll.
 
 The first turn line's mover starts the game (its dice are the opening dice
 where the variant plays them).  Every line must come from the side that has
@@ -51,7 +56,12 @@ _ACTIONS = {
     "accept": "accept",
     "rejects": "reject",
     "reject": "reject",
+    "explodes": "explode",
+    "explode": "explode",
 }
+# More than two dice (``5-5-4``): notation.parse_turn reads two, so the dice
+# are read here and stand in for a same-length two-dice text, which keeps the
+# character offsets of move errors true to the line.
 
 
 class ReplayError(EngineError):
@@ -90,7 +100,17 @@ def position_dict(position: Position) -> dict[str, Any]:
             "bar": row[BAR],
             "off": row[OFF],
         }
+    if position.extra:  # variant state: the bomb's owner, pinned mothers
+        out["extra"] = {key: _jsonable(value) for key, value in position.extra}
     return out
+
+
+def _jsonable(value: object) -> Any:
+    if isinstance(value, tuple | list):
+        return [_jsonable(v) for v in value]
+    if value is None or isinstance(value, bool | int | str):
+        return value
+    return repr(value)
 
 
 def format_line(side: int, dice: tuple[int, ...] | None, play: Play) -> str:
@@ -152,6 +172,14 @@ def _check_actor(state: g.GameState, side: int) -> None:
 
 def _turn(state: g.GameState, side: int, rest: str) -> g.GameState:
     dice, moves = parse_turn(rest)
+    variant = state.variant
+    if dice is not None and len(dice) != variant.dice:
+        raise EngineError(
+            "invalid_dice",
+            f"{variant.name} is played with {variant.dice} dice, not {len(dice)}",
+            dice=list(dice),
+            expected=variant.dice,
+        )
     if dice is None and moves:
         raise EngineError("moves_without_dice", "a turn without a roll (?-?) cannot move checkers")
     if state.phase is g.Phase.OPENING:
@@ -180,8 +208,8 @@ def _action(state: g.GameState, side: int, rest: str) -> g.GameState:
     if action is None:
         raise EngineError(
             "bad_line",
-            f"{word!r} is neither a turn (5-2: 13/8 6/4) nor a cube action "
-            "(doubles, takes, passes, beavers, resigns, accepts, rejects)",
+            f"{word!r} is neither a turn (5-2: 13/8 6/4) nor an action "
+            "(doubles, takes, passes, beavers, explodes, resigns, accepts, rejects)",
             word=word,
         )
     if state.phase is g.Phase.OPENING:
@@ -204,6 +232,8 @@ def _action(state: g.GameState, side: int, rest: str) -> g.GameState:
         return g.pass_(state)
     if action == "beaver":
         return g.beaver(state)
+    if action == "explode":
+        return g.explode(state)
     if action == "accept":
         return g.accept_resignation(state)
     return g.reject_resignation(state)

@@ -4,7 +4,9 @@ A preset is data: an ordered list of rules ``(name, multiplier, conditions)``
 over the loser's final position; the first rule whose conditions all hold
 gives the result, otherwise the result is the preset's default (``single``, 1).
 A federation's own list is loaded with ``preset_from_dict`` and validated the
-same way as the built-in presets.
+same way as the built-in presets (errors about one rule carry its index as
+``rule``); ``ScoringPreset.to_dict`` writes it back, and the two round-trip.
+A preset is used in a game through ``GameRules(variant, scoring=preset)``.
 """
 
 from __future__ import annotations
@@ -270,11 +272,23 @@ def get_preset(name: str) -> ScoringPreset:
         ) from None
 
 
+_PRESET_KEYS = ("name", "source", "default", "rules")
+_RULE_KEYS = ("name", "multiplier", "conditions")
+
+
 def preset_from_dict(data: Mapping[str, Any]) -> ScoringPreset:
     """Build and validate a preset from ``{"name", "rules": [{"name",
     "multiplier", "conditions": [...]}, ...], "source"?, "default"?}``."""
     if not isinstance(data, Mapping):
         raise ScoringPresetError("bad_preset", "a scoring preset must be a mapping")
+    # A misspelt key would otherwise be dropped without a word.
+    unknown = sorted(str(k) for k in data if k not in _PRESET_KEYS)
+    if unknown:
+        raise ScoringPresetError(
+            "unknown_key",
+            f"unknown key(s) {', '.join(unknown)}; a preset has {', '.join(_PRESET_KEYS)}",
+            keys=unknown,
+        )
     name = data.get("name")
     if not isinstance(name, str) or not name.strip():
         raise ScoringPresetError("empty_preset_name", "a scoring preset needs a name")
@@ -285,6 +299,15 @@ def preset_from_dict(data: Mapping[str, Any]) -> ScoringPreset:
     for index, raw in enumerate(raw_rules):
         if not isinstance(raw, Mapping):
             raise ScoringPresetError("bad_rule", f"rule {index} must be a mapping", rule=index)
+        unknown = sorted(str(k) for k in raw if k not in _RULE_KEYS)
+        if unknown:
+            raise ScoringPresetError(
+                "unknown_key",
+                f"rule {index}: unknown key(s) {', '.join(unknown)}; "
+                f"a rule has {', '.join(_RULE_KEYS)}",
+                rule=index,
+                keys=unknown,
+            )
         rule_name = raw.get("name")
         if not isinstance(rule_name, str) or not rule_name.strip():
             raise ScoringPresetError("empty_rule_name", f"rule {index} has no name", rule=index)

@@ -2,21 +2,26 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import gnubg_nn
 import pytest
 
 from engine import game as g
+from engine import movegen
 from engine.board import BAR, WHITE, Position
 from engine.cli import main
 from engine.dice import SeededDice
 from engine.gnubgid import decode_position_id, encode_position_id
+from engine.notation import format_play, parse_moves
 from engine.replay import position_dict
-from engine.variants import HYPERGAMMON, LONG, SHORT, Variant
+from engine.scoring import PRESETS
+from engine.variants import HYPERGAMMON, LONG, SHORT, VARIANTS, Variant
 from tests.engine.test_replay import random_record
 
 START_ID = "4HPwATDgc/ABMA"
@@ -257,3 +262,176 @@ def test_replay_starts_with_whoever_moves_first(
     assert out["to_act"] == "black"
     assert out["final"]["black"]["points"]["4"] == 2
     assert out["final"]["white"]["points"]["7"] == 2
+
+
+# --- every variant -----------------------------------------------------------------
+
+
+def test_help_lists_every_variant_and_soldier_classes() -> None:
+    for args in (["--help"], ["replay", "--help"], ["plays", "--help"]):
+        proc = subprocess.run(
+            [sys.executable, "-m", "engine", *args],
+            capture_output=True,
+            text=True,
+            encoding="utf-8",
+            cwd=ROOT,
+            check=False,
+        )
+        assert proc.returncode == 0
+        text = " ".join(proc.stdout.split())
+        for name in VARIANTS:
+            assert name in text
+        assert "Soldier classes" in text
+        assert "gives no start position or checker counts" in text
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_plays_in_every_variant(capsys: pytest.CaptureFixture[str], name: str) -> None:
+    variant = VARIANTS[name]
+    pid = encode_position_id(variant.start_position(), mover=WHITE)
+    dice = "5-5-4" if variant.dice == 3 else "5-4"
+    code, plays = run_inline(capsys, "plays", "--variant", name, "--position", pid, "--dice", dice)
+    assert code == 0
+    position = decode_position_id(pid, checkers=variant.checkers)
+    first = movegen.is_first_turn(variant, position, WHITE)
+    roll = tuple(int(d) for d in dice.split("-"))
+    expected = movegen.legal_plays(variant, position, WHITE, roll, first_turn=first)
+    assert sorted(p["notation"] for p in plays) == sorted(format_play(p) for p in expected)
+    assert all(p["notation"] != "Ø" for p in plays)
+
+
+def test_garanquet_needs_three_dice(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out = run_inline(
+        capsys, "plays", "--variant", "garanquet", "--position", START_ID, "--dice", "5-4"
+    )
+    assert (code, out["error"]["code"]) == (2, "invalid_dice")
+    code, out = run_inline(
+        capsys, "plays", "--variant", "short", "--position", START_ID, "--dice", "5-5-4"
+    )
+    assert (code, out["error"]["code"]) == (2, "invalid_dice")
+    # 5-5-4: the fives count as a doublet (RULES §3): four fives and the four,
+    # 24 pips; 5-5-6 does not: 16 pips.
+    for dice, pips in (("5-5-4", 24), ("5-5-6", 16), ("2-2-2", 12)):
+        code, plays = run_inline(
+            capsys, "plays", "--variant", "garanquet", "--position", START_ID, "--dice", dice
+        )
+        assert code == 0 and plays
+        for p in plays:
+            # Six equal moves are written (5)/(6), beyond parse_moves' (4): spell them out.
+            spelt = re.sub(
+                r"(\S+)\(([56])\)", lambda m: " ".join([m[1]] * int(m[2])), p["notation"]
+            )
+            moved = sum(m.origin - m.dest for m in parse_moves(spelt))
+            assert moved == pips, (dice, p["notation"])
+
+
+def write(tmp_path: Path, name: str, text: str) -> str:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def test_replay_with_a_ruleset_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    game = write(tmp_path, "g.txt", "W 6-5: 24/13\nB resigns koks\nW accepts\n")
+    preset = {
+        "name": "fed",
+        "rules": [{"name": "koks", "multiplier": 5, "conditions": ["on_start"]}],
+    }
+    fed = write(tmp_path, "fed.json", json.dumps(preset))
+    code, out = run_inline(capsys, "replay", game, "--variant", "long", "--ruleset-file", fed)
+    assert code == 0
+    assert (out["result"], out["points"], out["end"]) == ("koks", 5, "resign")
+    bad = write(tmp_path, "bad.json", json.dumps({**preset, "rules": [{"name": "k"}]}))
+    code, out = run_inline(capsys, "replay", game, "--variant", "long", "--ruleset-file", bad)
+    assert (code, out["error"]["code"], out["error"]["rule"]) == (2, "bad_multiplier", 0)
+    broken = write(tmp_path, "broken.json", "{")
+    code, out = run_inline(capsys, "replay", game, "--variant", "long", "--ruleset-file", broken)
+    assert (code, out["error"]["code"]) == (2, "bad_preset_file")
+    code, out = run_inline(
+        capsys, "replay", game, "--variant", "long", "--ruleset", "single", "--ruleset-file", fed
+    )
+    assert (code, out["error"]["code"]) == (2, "usage")
+
+
+def test_replay_needs_a_variant_except_for_mat(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    game = write(tmp_path, "g.txt", "W 6-5: 24/13\n")
+    for fmt in ("std", "azn"):
+        code, out = run_inline(capsys, "replay", game, "--format", fmt)
+        assert (code, out["error"]["code"]) == (2, "usage")
+        assert "--variant" in out["error"]["reason"]
+    code, out = run_inline(capsys, "replay", game, "--format", "mat", "--variant", "short")
+    assert (code, out["error"]["code"]) == (2, "usage")
+    code, out = run_inline(capsys, "replay", game, "--variant", "short", "--format", "gnu")
+    assert (code, out["error"]["code"]) == (2, "usage")
+
+
+class _Calls:
+    def __init__(self) -> None:
+        self.calls: list[tuple[Any, ...]] = []
+
+    def __call__(self, *args: Any) -> dict[str, Any]:
+        self.calls.append(args)
+        return {"ok": len(self.calls)}
+
+
+def test_replay_dispatches_by_format(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    azn, mat = _Calls(), _Calls()
+    monkeypatch.setitem(sys.modules, "engine.azn", SimpleNamespace(replay_azn=azn))
+    monkeypatch.setitem(sys.modules, "engine.matfile", SimpleNamespace(replay_mat=mat))
+    record = write(tmp_path, "game.txt", "1. 5/1 c1-b2\n")
+    code, out = run_inline(
+        capsys, "replay", record, "--format", "azn", "--variant", "long", "--ruleset", "single"
+    )
+    assert (code, out) == (0, {"ok": 1})
+    assert azn.calls == [("1. 5/1 c1-b2\n", VARIANTS["long"], PRESETS["single"])]
+    match_file = write(tmp_path, "match.MAT", " 5 point match\n")
+    code, out = run_inline(capsys, "replay", match_file)  # the name says mat
+    assert (code, out) == (0, {"ok": 1})
+    code, out = run_inline(capsys, "replay", record, "--format", "mat")
+    assert (code, out) == (0, {"ok": 2})
+    assert mat.calls == [(" 5 point match\n",), ("1. 5/1 c1-b2\n",)]
+
+
+def test_a_missing_importer_is_a_clear_error(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "engine.azn", None)
+    record = write(tmp_path, "game.txt", "1. 5/1 c1-b2\n")
+    code, out = run_inline(capsys, "replay", record, "--format", "azn", "--variant", "long")
+    assert (code, out["error"]["code"], out["error"]["module"]) == (
+        2,
+        "format_unavailable",
+        "engine.azn",
+    )
+
+
+def test_replay_formats_through_the_real_importers(tmp_path: Path) -> None:
+    std = write(tmp_path, "g.txt", "W 5-1: 13/8 24/23\nB 4-3: 13/6\n")
+    azn = write(tmp_path, "g.azn", "1. 5/1 c1—b2, d6—d5. 4/3 b6—d1.\n")
+    code, from_std = run("replay", std, "--variant", "short")
+    assert code == 0
+    code, from_azn = run("replay", azn, "--variant", "short", "--format", "azn")
+    assert (code, from_azn) == (0, from_std)
+    bad = write(tmp_path, "bad.azn", "1. 5/1 c1—b2, d6—d5. 4/3 b6—d1.\n2. 6/5 ab—b1.\n")
+    code, out = run("replay", bad, "--variant", "short", "--format", "azn")
+    assert (code, out["error"]["line"]) == (2, 2)
+
+    mat = (
+        " 1 point match\n\n Game 1\n Alice : 0                      Bob : 0\n"
+        "  1) 31: 8/5 6/5                64: 24/18 13/9\n"
+        "  2)                            Wins 1 point and the match\n"
+    )
+    code, out = run("replay", write(tmp_path, "m.mat", mat))
+    assert code == 0
+    assert (out["match_length"], out["players"], out["final_score"]) == (
+        1,
+        ["Alice", "Bob"],
+        [0, 1],
+    )
+    illegal = mat.replace("8/5 6/5", "8/4 6/5")
+    code, out = run("replay", write(tmp_path, "m.txt", illegal), "--format", "mat")
+    assert (code, out["error"]["line"]) == (2, 5)

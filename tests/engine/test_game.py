@@ -12,8 +12,9 @@ from engine.dice import RecordedDice, SeededDice
 from engine.errors import GameStateError, IllegalPlay
 from engine.notation import parse_moves
 from engine.plays import Play
+from engine.replay import replay
 from engine.scoring import PRESETS
-from engine.variants import HYPERGAMMON, LONG, NACKGAMMON, SHORT, Variant
+from engine.variants import HYPERGAMMON, LONG, NACKGAMMON, SHORT, Opening, Variant
 
 SHORT_RULES = g.GameRules(SHORT)
 DICELESS = dataclasses.replace(LONG, name="long-diceless", mover_names_dice=True)
@@ -418,3 +419,35 @@ def test_an_illegal_play_names_its_turn_and_side() -> None:
     assert refused.value.data["turn"] == 1
     assert refused.value.data["side"] == 0
     assert "24/21 6/5" in refused.value.reason
+
+
+# --- game-level rules come from flags, not names --------------------------------
+
+
+def test_game_rules_follow_variant_flags_whatever_the_name() -> None:
+    record = "W 3-1: 8/5 6/5\nB 6-4: 24/18 13/9\n"
+    sudden = dataclasses.replace(SHORT, name="house-rules", first_hit_wins=True)
+    state = first_play(
+        g.roll(replay(record, g.GameRules(sudden)).state, RecordedDice([6, 1])),
+        lambda p: any(s.hit for s in p.steps),
+    )
+    assert state.result is not None and state.result.end == g.END_HIT
+    assert state.result.result_name == "koks"  # still short-standard: scoring is its own flag
+    bomb = dataclasses.replace(SHORT, name="house-bomb", nuclear=True)
+    state = g.explode(replay(record, g.GameRules(bomb)).state)
+    assert state.position.side(BLACK)[BAR] == 3
+    assert g.bomb_owner(state.position) == BLACK
+    whites = dataclasses.replace(SHORT, name="house-colours", opening=Opening.HIGHER_PLAYS_WHITE)
+    state = g.opening_roll(g.new_game(g.GameRules(whites)), RecordedDice([1, 6]))
+    assert (state.white_player, state.turn, state.dice) == (1, WHITE, (6, 1))
+
+
+def test_explode_refused_on_the_opening_turn_and_outside_the_roll_phase() -> None:
+    bomb = dataclasses.replace(LONG, name="long-bomb", nuclear=True)
+    waiting = g.set_opening(g.new_game(g.GameRules(bomb)), WHITE)
+    assert waiting.phase is g.Phase.ROLL
+    assert code_of(lambda: g.explode(waiting)) == "opening_turn"
+    state = first_play(g.roll(waiting, RecordedDice([6, 5])))
+    assert g.Action.EXPLODE in g.legal_actions(state)
+    resigning = g.resign(state)
+    assert code_of(lambda: g.explode(resigning)) == "wrong_phase"

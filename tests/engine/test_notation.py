@@ -79,7 +79,7 @@ def test_parse_moves(text: str, expected: list[Move]) -> None:
         ("13/8 30/24", "point_out_of_range", "30/24", 5),
         ("off/3", "point_out_of_range", "off/3", 0),
         ("8/bar", "point_out_of_range", "8/bar", 0),
-        ("8/4(5)", "bad_repeat", "8/4(5)", 0),
+        ("8/4(7)", "bad_repeat", "8/4(7)", 0),
         ("8/4(0)", "bad_repeat", "8/4(0)", 0),
         ("6/2 8/4(x)", "bad_repeat", "8/4(x)", 4),
         ("8/4(2", "bad_repeat", "8/4(2", 0),
@@ -283,3 +283,9 @@ def test_play_journeys_keep_only_hit_intermediates() -> None:
     play = play_of((24, 20, False), (20, 16, True), (16, 12, False), (12, 8, False))
     assert play_journeys(play) == [(24, 16, 8)]
     assert format_play(play) == "24/16*/8"
+
+
+def test_three_dice_and_six_equal_moves_parse() -> None:
+    dice, moves = parse_turn("3-3-3: 13/10(6)")
+    assert dice == (3, 3, 3)
+    assert len(moves) == 6 and all((m.origin, m.dest) == (13, 10) for m in moves)

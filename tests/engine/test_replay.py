@@ -9,7 +9,7 @@ from engine.board import BAR, BLACK, WHITE, Position
 from engine.dice import SeededDice
 from engine.plays import Play
 from engine.replay import ReplayError, format_line, position_dict, replay
-from engine.variants import HYPERGAMMON, LONG, NACKGAMMON, SHORT, Variant
+from engine.variants import HYPERGAMMON, LONG, NACKGAMMON, SHORT, Variant, get_variant
 
 
 def random_record(
@@ -143,3 +143,43 @@ def test_closed_out_from_a_given_start() -> None:
     assert out.turns == 3
     assert out.state.turn == WHITE
     assert out.state.position.side(WHITE) == start.side(WHITE)
+
+
+# --- three dice, named dice --------------------------------------------------------
+
+GARANQUET = get_variant("garanquet")
+
+
+def test_three_dice_lines() -> None:
+    rules = g.GameRules(GARANQUET)
+    # Three equal dice: six moves, written with a repeat beyond (4).
+    out = replay("W 2-2-2: 13/11(5) 6/4\nB 5-5-4: 13/3(2) 13/9\n", rules)
+    white, black = out.state.position.sides
+    assert (white[13], white[11], white[6], white[4]) == (0, 5, 4, 1)
+    assert (black[13], black[3], black[9]) == (2, 2, 1)
+    assert out.turns == 2 and out.state.turn == WHITE
+    spaced = replay("W 2 - 2 - 2 : 13/11 13/11 13/11(3) 6/4\n", rules)
+    assert spaced.state.position.sides[0] == white
+
+
+def test_three_dice_errors() -> None:
+    rules = g.GameRules(GARANQUET)
+    line = "W 5-5-4: 13/8(2) 13/9 13/x"
+    err = error_of(line + "\n", rules)
+    assert (err.code, err.data["line"], err.data["token"]) == ("bad_token", 1, "13/x")
+    assert err.data["offset"] == line.index("13/x") - 2  # offsets count from the dice
+    assert error_of("W 5-4: 13/8 13/9\n", rules).code == "invalid_dice"
+    assert error_of("W 5-5-4: 13/3(2) 13/9\n").code == "invalid_dice"  # short: two dice
+    # 5-5-6: the fives are no doublet, so there are three moves, not five.
+    assert error_of("W 5-5-6: 13/3(2) 13/7 6/1\n", rules).code == "dice_mismatch"
+    played = replay("W 5-5-6: 13/3 13/7\n", rules).state.position.side(WHITE)
+    assert (played[13], played[7], played[3]) == (3, 1, 1)
+
+
+def test_named_dice_only_in_diceless_long() -> None:
+    rules = g.GameRules(get_variant("diceless-long"))
+    out = replay("W 6-6: 24/18(2)\nB 1-2: 24/21\nW 3-5: 24/16\n", rules)
+    assert out.turns == 3
+    assert out.state.position.side(WHITE)[24] == 12
+    assert out.state.position.side(BLACK)[21] == 1
+    assert out.state.position.side(WHITE)[16] == 1

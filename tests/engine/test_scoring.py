@@ -1,6 +1,12 @@
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
+from typing import Any
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.board import BLACK, WHITE, Position
 from engine.errors import EngineError
@@ -263,3 +269,109 @@ def test_unknown_preset() -> None:
         get_preset("koks-only")
     assert err.value.code == "unknown_preset"
     assert get_preset("tavla") is PRESETS["tavla"]
+
+
+def test_unknown_keys_are_refused() -> None:
+    with pytest.raises(ScoringPresetError) as err:
+        preset_from_dict({"name": "x", "rule": []})
+    assert (err.value.code, err.value.data["keys"]) == ("unknown_key", ["rule"])
+    with pytest.raises(ScoringPresetError) as err:
+        preset_from_dict(
+            _rules(
+                {"name": "a", "multiplier": 2, "conditions": ["none_off"]},
+                {"name": "b", "multiplier": 3, "condition": ["on_bar"]},
+            )
+        )
+    assert (err.value.code, err.value.data["rule"]) == ("unknown_key", 1)
+
+
+# --- user-defined presets: properties ------------------------------------------
+
+_NAMES = st.text(
+    alphabet="abcdefghijklmnopqrstuvwxyz -x0123456789", min_size=1, max_size=12
+).filter(lambda s: s == s.strip() and s != "")
+
+
+@st.composite
+def valid_rule_dicts(draw: st.DrawFn) -> list[dict[str, Any]]:
+    """A valid list of rules: distinct names, no rule shadowed by an earlier one."""
+    count = draw(st.integers(0, 5))
+    rules: list[dict[str, Any]] = []
+    seen: list[frozenset[str]] = []
+    names: set[str] = {"single"}
+    for _ in range(count):
+        conds = draw(st.sets(st.sampled_from(sorted(CONDITIONS)), min_size=1, max_size=3))
+        if any(earlier <= conds for earlier in seen):
+            continue
+        name = draw(_NAMES.filter(lambda n: n not in names))
+        names.add(name)
+        seen.append(frozenset(conds))
+        rules.append(
+            {
+                "name": name,
+                "multiplier": draw(st.integers(1, 64)),
+                "conditions": draw(st.permutations(sorted(conds))),
+            }
+        )
+    return rules
+
+
+@given(rules=valid_rule_dicts(), name=_NAMES, source=st.text(max_size=20))
+@settings(max_examples=150, deadline=None)
+def test_user_presets_round_trip(rules: list[dict[str, Any]], name: str, source: str) -> None:
+    data = {"name": name, "source": source, "default": "single", "rules": rules}
+    preset = preset_from_dict(data)
+    saved = preset.to_dict()
+    assert saved == {**data, "rules": [{**r, "conditions": list(r["conditions"])} for r in rules]}
+    loaded = preset_from_dict(json.loads(json.dumps(saved)))
+    assert loaded == preset
+    # The loaded preset scores every result the same way.
+    for rule in rules:
+        assert loaded.multiplier_of(rule["name"]) == rule["multiplier"]
+
+
+_BREAKERS: list[tuple[str, Callable[[list[dict[str, Any]]], dict[str, Any]]]] = [
+    ("unknown_condition", lambda before: {"name": "Bad!", "multiplier": 2, "conditions": ["zz"]}),
+    ("bad_multiplier", lambda before: {"name": "Bad!", "multiplier": 0, "conditions": ["on_bar"]}),
+    ("bad_multiplier", lambda before: {"name": "Bad!", "multiplier": 1.5, "conditions": []}),
+    ("empty_rule_name", lambda before: {"name": "  ", "multiplier": 2, "conditions": []}),
+    (
+        "duplicate_condition",
+        lambda before: {"name": "Bad!", "multiplier": 2, "conditions": ["on_bar", "on_bar"]},
+    ),
+    ("unknown_key", lambda before: {"name": "Bad!", "multiplier": 2, "when": []}),
+    ("bad_rule", lambda before: {"name": "Bad!", "multiplier": 2, "conditions": "on_bar"}),
+]
+
+
+@given(rules=valid_rule_dicts(), data=st.data())
+@settings(max_examples=150, deadline=None)
+def test_validation_errors_point_at_the_rule(
+    rules: list[dict[str, Any]], data: st.DataObject
+) -> None:
+    index = data.draw(st.integers(0, len(rules)))
+    before = rules[:index]
+    choices: list[tuple[str, dict[str, Any]]] = [(code, make(before)) for code, make in _BREAKERS]
+    if before:
+        earlier = data.draw(st.sampled_from(before))
+        # Same conditions as an earlier rule (plus maybe more): never the first match.
+        extra = data.draw(st.sets(st.sampled_from(sorted(CONDITIONS)), max_size=1))
+        conds = sorted(set(earlier["conditions"]) | extra)
+        choices.append(("unreachable_rule", {"name": "Bad!", "multiplier": 7, "conditions": conds}))
+        choices.append(
+            (
+                "duplicate_rule_name",
+                {
+                    "name": earlier["name"],
+                    "multiplier": earlier["multiplier"] + 1,
+                    "conditions": conds,
+                },
+            )
+        )
+    code, bad = data.draw(st.sampled_from(choices))
+    broken = [*before, bad, *rules[index:]]
+    with pytest.raises(ScoringPresetError) as err:
+        preset_from_dict({"name": "fed", "rules": broken})
+    assert err.value.code == code
+    assert err.value.data["rule"] == index
+    assert f"rule {index}" in err.value.reason
