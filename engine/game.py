@@ -589,6 +589,13 @@ def choose_play(state: GameState, chosen: Play) -> GameState:
     return _apply(state, _on_turn(state), chosen)
 
 
+def apply_legal_play(state: GameState, chosen: Play) -> GameState:
+    """Play ``chosen``, which the caller took from the legal plays of this very
+    state (an importer that already generated them); it is not checked again."""
+    _expect(state, Phase.PLAY)
+    return _apply(state, _on_turn(state), chosen)
+
+
 def _apply(state: GameState, side: int, chosen: Play) -> GameState:
     position = chosen.position
     variant = state.variant
