@@ -431,3 +431,20 @@ def admin_audit_federation_ids(user: Any) -> set[int] | None:
     if user.is_superuser:
         return None
     return scope_ids(user, Role.FEDERATION_ADMIN, Federation)
+
+
+def managed_players(user: Any) -> models.QuerySet[Player]:
+    """Active players ``user`` manages (``manages_player`` as one query): the
+    players of the federations they administer and the current members of the
+    clubs they administer directly or through their federation.  Added for the
+    games pages (staff arranging matches)."""
+    active = Player.objects.filter(merged_into__isnull=True)
+    if user is None or not user.is_authenticated or not user.is_active:
+        return active.none()
+    if user.is_superuser:
+        return active
+    members = Membership.objects.current().filter(club__in=administered_clubs(user).values("id"))
+    return active.filter(
+        models.Q(federation_id__in=scope_ids(user, Role.FEDERATION_ADMIN, Federation))
+        | models.Q(id__in=members.values("player_id"))
+    )

@@ -8,10 +8,12 @@ from rest_framework.routers import DefaultRouter
 
 from clubs import api as clubs_api
 from config import views
+from games import api as games_api
 
 # Each app adds its viewsets to this router from its own api module.
 api_router = DefaultRouter()
 clubs_api.register(api_router)
+games_api.register(api_router)
 
 admin.site.site_header = _("Zary administration")
 admin.site.site_title = _("Zary")
@@ -26,6 +28,7 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("", include("clubs.urls")),
+    path("", include("games.urls")),
 ]
 
 if settings.DEBUG:

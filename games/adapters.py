@@ -13,6 +13,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from engine import game as eg
 from engine import match as em
@@ -157,19 +158,22 @@ def position_id(state: eg.GameState) -> str:
 
 # --- Results: the game log of a match, and reported scores checked against it.
 
+# Lazy: the words are chosen when the error is shown, in the reader's language.
 SCORE_MESSAGES = {
-    "negative_score": _("A score cannot be negative."),
-    "both_reached_length": _("Both players cannot reach %(length)d points."),
-    "nobody_reached_length": _("In a match to %(length)d the winner must reach %(length)d points."),
-    "bad_game_entry": _("Game %(game)d of the log needs a winner and its points."),
-    "bad_game_winner": _("Game %(game)d: the winner is player 1 or player 2."),
-    "bad_game_points": _("Game %(game)d: a game scores at least one point."),
-    "game_after_match_won": _("Game %(game)d comes after the match was already won."),
-    "crawford_points": _(
+    "negative_score": gettext_lazy("A score cannot be negative."),
+    "both_reached_length": gettext_lazy("Both players cannot reach %(length)d points."),
+    "nobody_reached_length": gettext_lazy(
+        "In a match to %(length)d the winner must reach %(length)d points."
+    ),
+    "bad_game_entry": gettext_lazy("Game %(game)d of the log needs a winner and its points."),
+    "bad_game_winner": gettext_lazy("Game %(game)d: the winner is player 1 or player 2."),
+    "bad_game_points": gettext_lazy("Game %(game)d: a game scores at least one point."),
+    "game_after_match_won": gettext_lazy("Game %(game)d comes after the match was already won."),
+    "crawford_points": gettext_lazy(
         "Game %(game)d is the Crawford game: it scores at most %(most)d points, not %(points)d."
     ),
-    "log_mismatch": _("The games add up to %(log)s, not the reported %(reported)s."),
-    "log_incomplete": _("The games add up to %(log)s: nobody reached %(length)d."),
+    "log_mismatch": gettext_lazy("The games add up to %(log)s, not the reported %(reported)s."),
+    "log_incomplete": gettext_lazy("The games add up to %(log)s: nobody reached %(length)d."),
 }
 
 

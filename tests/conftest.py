@@ -30,6 +30,17 @@ def fast_password_hashing(settings) -> None:  # type: ignore[no-untyped-def]
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(autouse=True)
+def english_by_default(settings):  # type: ignore[no-untyped-def]
+    """Tests read messages in English; a test about Russian asks for it
+    (Accept-Language, or translation.override("ru"))."""
+    from django.utils import translation
+
+    settings.LANGUAGE_CODE = "en"
+    with translation.override("en"):
+        yield
+
+
 @pytest.fixture
 def clean_env(tmp_path: Path) -> dict[str, str]:
     """The process environment without any Zary setting, with a private var/ folder."""

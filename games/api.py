@@ -1,0 +1,252 @@
+"""REST API of the games app: matches, their games and turns, result reports.
+
+Everyone reads the matches they may see (games.queries.visible_matches, the
+same as the pages).  Writes go through games.services; where a write has a
+rule in clubs.permissions it is asked first, so a refused write never reaches
+validation (HTTP 403).  Recording a turn answers an illegal turn with the
+engine's code and reason (HTTP 400) and a turn number already taken with
+HTTP 409.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import PermissionDenied
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db.models import Prefetch, QuerySet
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
+from rest_framework import mixins, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.routers import BaseRouter
+
+from clubs import permissions
+from clubs.serializers import service_errors
+from games import filters, queries, services
+from games.models import Match, ReportResponse, ResultReport, Turn
+from games.serializers import (
+    DecideSerializer,
+    DisputeSerializer,
+    GameSerializer,
+    MatchSerializer,
+    OverrideSerializer,
+    ReportSerializer,
+    TurnErrorSerializer,
+    TurnInputSerializer,
+    TurnSerializer,
+)
+
+
+def _require(request: Request, rule: str, match: Match) -> None:
+    if not permissions.can(request.user, rule, match):
+        raise PermissionDenied
+
+
+@extend_schema_view(
+    list=extend_schema(
+        summary="Matches",
+        description="The matches you may see: filter by player, state, federation.",
+    ),
+    create=extend_schema(
+        summary="Arrange a match",
+        description="A player with their own profile, or staff for players they manage.",
+    ),
+)
+class MatchViewSet(
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.CreateModelMixin,
+    viewsets.GenericViewSet,
+):
+    serializer_class = MatchSerializer
+    filterset_class = filters.MatchFilter
+    ordering_fields = ["created_at", "finished_at", "id"]
+
+    def get_queryset(self) -> QuerySet[Match]:
+        matches = queries.with_players(queries.visible_matches(self.request.user))
+        return matches.order_by("-created_at", "-id")
+
+    @extend_schema(summary="Games of a match", responses=GameSerializer(many=True))
+    @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None)
+    def games(self, request: Request, pk: str | None = None) -> Response:
+        match = self.get_object()
+        return Response(GameSerializer(match.games.order_by("number"), many=True).data)
+
+    @extend_schema(
+        methods=["GET"],
+        summary="Turns of a match",
+        description="Every recorded action, game by game, undone ones included.",
+        responses=TurnSerializer(many=True),
+    )
+    @extend_schema(
+        methods=["POST"],
+        summary="Record the next turn",
+        description=(
+            "The rules engine checks the turn.  An illegal turn is refused with the "
+            "engine's code and reason (400) and saves nothing; a turn number that is "
+            "not the next one (another client was faster, or a stale page) gets 409."
+        ),
+        request=TurnInputSerializer,
+        responses={
+            201: TurnSerializer,
+            400: OpenApiResponse(TurnErrorSerializer, description="Illegal turn."),
+            409: OpenApiResponse(TurnErrorSerializer, description="Turn number taken."),
+        },
+    )
+    @action(detail=True, methods=["get", "post"], filter_backends=[])
+    def turns(self, request: Request, pk: str | None = None) -> Response:
+        match = self.get_object()
+        if request.method == "GET":
+            turns = (
+                Turn.objects.filter(game__match=match)
+                .select_related("game")
+                .order_by("game__number", "number", "id")
+            )
+            page = self.paginate_queryset(turns)
+            data = TurnSerializer(page, many=True).data
+            return self.get_paginated_response(data)
+        _require(request, "match.record", match)
+        given = TurnInputSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        turn = given.validated_data
+        clock = tuple(turn.get("clock") or (None, None))
+        try:
+            recorded = services.record_turn(
+                match,
+                by=request.user,
+                number=turn["number"],
+                kind=turn["kind"],
+                dice=turn["dice"],
+                moves=turn["moves"],
+                level=turn["level"],
+                clock=clock,  # type: ignore[arg-type]
+            )
+        except services.RecordingError as error:
+            return Response(
+                {"code": error.code, "reason": error.reason, "turn": error.turn},
+                status=status.HTTP_400_BAD_REQUEST,
+            )
+        except services.TurnConflict as error:
+            return Response(
+                {"code": error.code, "reason": str(error), "turn": error.expected},
+                status=status.HTTP_409_CONFLICT,
+            )
+        except DjangoValidationError as error:
+            return Response(
+                {
+                    "code": getattr(error, "code", None) or "invalid",
+                    "reason": " ".join(error.messages),
+                    "turn": turn["number"],
+                },
+                status=status.HTTP_400_BAD_REQUEST,
+            )
+        recorded.turn.game = recorded.game
+        return Response(TurnSerializer(recorded.turn).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        summary="Override the result (organizers)",
+        description="Sets the official result with a written reason; earlier versions are kept.",
+        request=OverrideSerializer,
+        responses=ReportSerializer,
+    )
+    @action(detail=True, methods=["post"], filter_backends=[])
+    def override(self, request: Request, pk: str | None = None) -> Response:
+        match = self.get_object()
+        _require(request, "match.override", match)
+        given = OverrideSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        with service_errors():
+            report = services.override_result(match, by=request.user, **given.validated_data)
+        return Response(ReportSerializer(report, context={"request": request}).data)
+
+
+@extend_schema_view(
+    list=extend_schema(summary="Result reports", description="Every version, newest first."),
+    create=extend_schema(
+        summary="Report a result",
+        description="The final score of a match not recorded move by move, optionally "
+        "with the game log or the text of a .mat file (checked by the rules engine).",
+    ),
+)
+class ReportViewSet(
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.CreateModelMixin,
+    viewsets.GenericViewSet,
+):
+    serializer_class = ReportSerializer
+    filterset_class = filters.ReportFilter
+    ordering_fields = ["created_at", "id"]
+
+    def get_queryset(self) -> QuerySet[ResultReport]:
+        responses = ReportResponse.objects.select_related("by").order_by("at", "id")
+        return (
+            ResultReport.objects.filter(match__in=queries.visible_matches(self.request.user))
+            .select_related("reported_by")
+            .prefetch_related(Prefetch("responses", queryset=responses))
+            .order_by("-created_at", "-id")
+        )
+
+    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        value = request.data.get("match") if hasattr(request.data, "get") else None
+        match = (
+            queries.visible_matches(request.user).filter(pk=value).first()
+            if str(value).isdigit()
+            else None
+        )
+        if match is not None:
+            _require(request, "match.report", match)
+        return super().create(request, *args, **kwargs)
+
+    def _answer(self, report: ResultReport) -> Response:
+        report = self.get_queryset().get(pk=report.pk)
+        return Response(self.get_serializer(report).data)
+
+    @extend_schema(summary="Confirm a reported result (the opponent)", request=None)
+    @action(detail=True, methods=["post"], filter_backends=[])
+    def confirm(self, request: Request, pk: str | None = None) -> Response:
+        report = self.get_object()
+        with service_errors():
+            services.confirm_report(report, by=request.user)
+        return self._answer(report)
+
+    @extend_schema(summary="Dispute a reported result (the opponent)", request=DisputeSerializer)
+    @action(detail=True, methods=["post"], filter_backends=[])
+    def dispute(self, request: Request, pk: str | None = None) -> Response:
+        report = self.get_object()
+        given = DisputeSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        with service_errors():
+            services.dispute_report(report, by=request.user, reason=given.validated_data["reason"])
+        return self._answer(report)
+
+    @extend_schema(
+        summary="Decide a disputed result (arbiters)",
+        description="Uphold the report, or set the score; the decision is official.",
+        request=DecideSerializer,
+    )
+    @action(detail=True, methods=["post"], filter_backends=[])
+    def decide(self, request: Request, pk: str | None = None) -> Response:
+        report = self.get_object()
+        _require(request, "match.arbitrate", report.match)
+        given = DecideSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        data = given.validated_data
+        with service_errors():
+            decision = services.decide_dispute(
+                report,
+                by=request.user,
+                uphold=data["uphold"],
+                reason=data["reason"],
+                score1=data.get("score1"),
+                score2=data.get("score2"),
+            )
+        return self._answer(decision)
+
+
+def register(router: BaseRouter) -> None:
+    """Add this app's viewsets to the project's API router."""
+    router.register("matches", MatchViewSet, basename="match")
+    router.register("reports", ReportViewSet, basename="report")

@@ -1,0 +1,154 @@
+"""Match files built from the stored record: ``.mat`` (GNU Backgammon layout)
+and ``.sgf``, written by the engine's exporters.
+
+The stored turns of every finished game are fed, in order, to the engine's
+match builder (``engine.matfile.MatchBuilder``), which replays and checks
+them exactly as it checks an imported file; the checked match is what the
+exporters write.  So an export always reads back to the same games.
+
+Only the backgammon family has these formats (GNU Backgammon's variations:
+backgammon = short nardy, nackgammon, hypergammon) with their standard
+scoring.  Undone turns are left out; a game still in progress and a game
+lost on time (a .mat game ends with points won, a loss on time has none) end
+the exported record.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from django.utils import timezone
+
+from engine import matfile, sgf
+from engine.notation import parse_moves
+from engine.variants import get_variant
+from games import adapters
+from games.models import Game, GameEnd, Match, TurnKind
+
+# Our discipline variants that the .mat and .sgf formats know, with their names there.
+FORMAT_VARIANTS = {"short": "Backgammon", "nackgammon": "Nackgammon", "hypergammon": "Hypergammon"}
+
+_CUBE_ACTIONS = {
+    TurnKind.DOUBLE: matfile.DOUBLE,
+    TurnKind.TAKE: matfile.TAKE,
+    TurnKind.PASS: matfile.DROP,
+    TurnKind.BEAVER: matfile.BEAVER,
+}
+
+
+class ExportError(Exception):
+    """The stored record does not replay in the engine's match builder (a corrupt record)."""
+
+
+def mat_supported(match: Match) -> bool:
+    """Whether the match can be written in the backgammon family's formats."""
+    discipline = match.discipline
+    if discipline.variant not in FORMAT_VARIANTS or discipline.custom_scoring is not None:
+        return False
+    variant = get_variant(discipline.variant)
+    return adapters.preset_for(match).name == variant.scoring
+
+
+def sgf_supported(match: Match) -> bool:
+    return mat_supported(match)
+
+
+def _name(player: Any) -> str:
+    """A player's name as the formats take it (Latin script, no colon or quote)."""
+    text = player.name_latin or str(player)
+    return re.sub(r'[:"\]\[]', " ", text).strip() or f"Player {player.pk}"
+
+
+def _settings(match: Match) -> matfile.MatchSettings:
+    variant = get_variant(match.discipline.variant)
+    cube = adapters.rules_for(match).cube_enabled
+    names = (_name(match.player1), _name(match.player2))
+    played = match.started_at or match.created_at or timezone.now()
+    headers = [
+        ("Site", "Zary"),
+        ("Match ID", str(match.pk)),
+        ("Player 1", names[0]),
+        ("Player 2", names[1]),
+        ("EventDate", timezone.localtime(played).strftime("%Y.%m.%d")),
+        ("Variation", FORMAT_VARIANTS[variant.name]),
+        ("Crawford", "On" if cube else "Off"),
+    ]
+    return matfile.MatchSettings(
+        length=match.length,
+        variant=variant,
+        crawford_rule=cube,
+        players=names,
+        headers=tuple(headers),
+    )
+
+
+def _exported_games(match: Match) -> list[Game]:
+    games = []
+    for game in match.games.all().order_by("number").prefetch_related("turns"):
+        if game.winner is None or game.end == GameEnd.TIME:
+            break
+        games.append(game)
+    return games
+
+
+def _actions(game: Game, counter: Iterable[int]) -> list[matfile.MatAction]:
+    """The game's live turns as the match builder's actions (line numbers from ``counter``)."""
+    lines = iter(counter)
+    turns = sorted(
+        (turn for turn in game.turns.all() if turn.undone_at is None), key=lambda t: t.number
+    )
+    actions: list[matfile.MatAction] = []
+    for turn in turns:
+        side = adapters.side_of(turn.side)
+        if turn.kind == TurnKind.PLAY:
+            moves = tuple(parse_moves(turn.moves))
+            dice = (int(turn.dice[0]), int(turn.dice[1]))
+            actions.append(matfile.MatAction(next(lines), side, matfile.PLAY, dice, moves))
+        elif turn.kind in _CUBE_ACTIONS:
+            actions.append(matfile.MatAction(next(lines), side, _CUBE_ACTIONS[turn.kind]))
+        # The opening roll is the starter's first play; a resignation and its answer
+        # are the result line; a rejected resignation leaves no trace in the file.
+    return actions
+
+
+def mat_match(match: Match) -> matfile.MatMatch:
+    """The engine's checked match for the stored record (finished games only)."""
+    settings = _settings(match)
+    builder = matfile.MatchBuilder(settings)
+    line = iter(range(1, 10**9))
+    score = [0, 0]
+    games = _exported_games(match)
+    try:
+        for game in games:
+            builder.start_game(
+                next(line),
+                number=game.number,
+                score=(game.score1_before, game.score2_before),
+                crawford=game.crawford,
+            )
+            for action in _actions(game, line):
+                builder.act(action)
+            winner = adapters.side_of(game.winner)  # type: ignore[arg-type]
+            points = game.points or 0
+            score[winner] += points
+            won = bool(match.length) and score[winner] >= match.length
+            builder.act(
+                matfile.MatAction(next(line), winner, matfile.WIN, value=points, match_won=won)
+            )
+        if not games:
+            return matfile.MatMatch(settings, ())
+        return builder.finish(next(line))
+    except matfile.MatError as error:
+        raise ExportError(f"match {match.pk} does not replay: {error.reason}") from error
+
+
+def mat_text(match: Match) -> str:
+    """The match as a ``.mat`` file (GNU Backgammon's layout)."""
+    return matfile.export_mat(mat_match(match))
+
+
+def sgf_text(match: Match) -> str:
+    """The match as a GNU Backgammon ``.sgf`` file."""
+    return sgf.export_sgf(mat_match(match), application="Zary")

@@ -1,0 +1,921 @@
+/* The nardy board: draws a position from the server's JSON, records turns
+ * (dice, checker clicks or typed notation, cube and resignation buttons) and
+ * follows a live game by polling; on the replay page it steps through frames.
+ * No libraries, no build step.  Geometry (where each location sits on screen
+ * for each viewer) comes from the server: games/boardsvg.py. */
+(function () {
+  "use strict";
+
+  var SVG_NS = "http://www.w3.org/2000/svg";
+
+  function readJSON(id) {
+    var node = document.getElementById(id);
+    return node ? JSON.parse(node.textContent) : null;
+  }
+
+  function format(text, values) {
+    return text.replace(/%\((\w+)\)s/g, function (_, key) {
+      return values[key] === undefined ? "" : String(values[key]);
+    });
+  }
+
+  function el(name, attrs, parent) {
+    var node = document.createElementNS(SVG_NS, name);
+    Object.keys(attrs || {}).forEach(function (key) {
+      node.setAttribute(key, attrs[key]);
+    });
+    if (parent) parent.appendChild(node);
+    return node;
+  }
+
+  function clone(value) {
+    return JSON.parse(JSON.stringify(value));
+  }
+
+  // --- Drawing ------------------------------------------------------------
+
+  var COLOURS = {
+    fill: ["#f3ecdc", "#2a2623"],
+    stroke: ["#6b5a45", "#000000"],
+    text: ["#2a2623", "#f3ecdc"],
+  };
+  var PIPS = {
+    1: [[0, 0]],
+    2: [[-1, -1], [1, 1]],
+    3: [[-1, -1], [0, 0], [1, 1]],
+    4: [[-1, -1], [1, -1], [-1, 1], [1, 1]],
+    5: [[-1, -1], [1, -1], [0, 0], [-1, 1], [1, 1]],
+    6: [[-1, -1], [1, -1], [-1, 0], [1, 0], [-1, 1], [1, 1]],
+  };
+
+  function checker(g, x, y, r, side, label, mark) {
+    var c = el("circle", {
+      cx: x, cy: y, r: r - 1,
+      fill: COLOURS.fill[side], stroke: mark ? "#e0a400" : COLOURS.stroke[side],
+      "stroke-width": mark ? 5 : 2,
+      class: "checker side-" + (side + 1) + (mark ? " selected" : ""),
+    }, g);
+    if (label) {
+      var t = el("text", {
+        x: x, y: y + 6, "text-anchor": "middle", "font-size": 17, "font-weight": 700,
+        fill: COLOURS.text[side], class: "count",
+      }, g);
+      t.textContent = label;
+    }
+    return c;
+  }
+
+  function die(g, x, y, size, value, side) {
+    el("rect", {
+      x: x - size / 2, y: y - size / 2, width: size, height: size, rx: 6,
+      fill: COLOURS.fill[side], stroke: COLOURS.stroke[side], "stroke-width": 2, class: "die",
+    }, g);
+    (PIPS[value] || []).forEach(function (p) {
+      el("circle", {
+        cx: x + p[0] * size * 0.26, cy: y + p[1] * size * 0.26, r: size * 0.09,
+        fill: COLOURS.text[side],
+      }, g);
+    });
+  }
+
+  function cube(g, x, y, value, offered) {
+    el("rect", {
+      x: x - 18, y: y - 18, width: 36, height: 36, rx: 5,
+      fill: "#fffdf6", stroke: offered ? "#e0a400" : "#444", "stroke-width": offered ? 4 : 2,
+      class: "cube",
+    }, g);
+    var t = el("text", {
+      x: x, y: y + 7, "text-anchor": "middle", "font-size": 19, "font-weight": 700, fill: "#222",
+    }, g);
+    t.textContent = String(value);
+  }
+
+  /* Draw ``frame`` ({position, dice, dice_side, cube}) on ``svg`` as ``L``
+   * (a layout) lays it out; ``marks`` = {selected: key, sources: {key: true},
+   * targets: {key: true}, mover: side} for moving by clicks. */
+  function draw(svg, L, frame, marks) {
+    marks = marks || {};
+    while (svg.firstChild) svg.removeChild(svg.firstChild);
+    svg.setAttribute("viewBox", "0 0 " + L.width + " " + L.height);
+    var R = L.checker_r;
+    var top = L.inner.top;
+    var bottom = L.inner.bottom;
+    var mid = L.mid_y;
+    var pos = frame.position;
+    var g = el("g", {}, svg);
+
+    el("rect", { x: 0, y: 0, width: L.width, height: L.height, fill: "#5b3a22", rx: 10 }, g);
+    el("rect", {
+      x: L.board.x, y: L.board.y, width: L.board.w, height: L.board.h, fill: "#7a4f2c", rx: 4,
+    }, g);
+    L.halves.forEach(function (h) {
+      el("rect", { x: h.x, y: top, width: h.w, height: bottom - top, fill: "#e9dcc0" }, g);
+    });
+    el("rect", {
+      x: L.bar.x - L.bar.w / 2, y: L.board.y, width: L.bar.w, height: L.board.h, fill: "#6a4426",
+    }, g);
+
+    // Trays: one per side, beside its own point 1.
+    L.trays.forEach(function (tray, i) {
+      var h = (bottom - top) / 2 - 8;
+      el("rect", {
+        x: tray.x - L.tray_w / 2 + 5, y: tray.top ? top : bottom - h,
+        width: L.tray_w - 10, height: h, fill: "#4a2f1a", rx: 3,
+        class: "tray tray-" + (i + 1),
+      }, g);
+    });
+
+    // Points, numbered from the viewer's side.
+    L.slots.forEach(function (slot, k) {
+      var half = L.point.w / 2;
+      var tip = slot.top ? top + L.point.h : bottom - L.point.h;
+      var base = slot.top ? top : bottom;
+      el("polygon", {
+        points: (slot.x - half + 1) + "," + base + " " + (slot.x + half - 1) + "," + base + " " + slot.x + "," + tip,
+        fill: k % 2 ? "#b8763f" : "#3f6b5a",
+        class: "point",
+      }, g);
+      var label = el("text", {
+        x: slot.x, y: (slot.top ? L.label_y.top : L.label_y.bottom) + 5,
+        "text-anchor": "middle", "font-size": 15, "font-weight": 600, fill: "#f3ecdc", class: "point-label",
+      }, g);
+      label.textContent = String(slot.label);
+    });
+
+    // Targets under the checkers.
+    L.slots.forEach(function (slot) {
+      if (marks.targets && marks.targets["p" + slot.loc]) {
+        var half = L.point.w / 2;
+        el("rect", {
+          x: slot.x - half + 2, y: slot.top ? top : mid + 4,
+          width: L.point.w - 4, height: slot.top ? mid - top - 4 : bottom - mid - 4,
+          fill: "#3fa34d", opacity: 0.35, class: "target",
+        }, g);
+      }
+    });
+
+    // Checkers on the points.
+    L.slots.forEach(function (slot) {
+      var counts = pos.points[slot.loc];
+      var drawn = 0;
+      var total = counts[0] + counts[1];
+      var spacing = total > 4 ? (L.point.h - 2 * R) / 4 : 2 * R;
+      var shownTotal = Math.min(total, 5);
+      [0, 1].forEach(function (side) {
+        var n = counts[side];
+        for (var i = 0; i < n && drawn < 5; i++, drawn++) {
+          var y = slot.top ? top + R + drawn * spacing : bottom - R - drawn * spacing;
+          var last = drawn === shownTotal - 1;
+          var label = last && total > 5 ? String(total) : "";
+          var selected = marks.selected === "p" + slot.loc && last;
+          checker(g, slot.x, y, R, side, label, selected);
+        }
+      });
+      if (marks.sources && marks.sources["p" + slot.loc] && marks.selected !== "p" + slot.loc) {
+        var shown = Math.min(total, 5);
+        var y0 = slot.top ? top + R + (shown - 1) * spacing : bottom - R - (shown - 1) * spacing;
+        el("circle", { cx: slot.x, cy: y0, r: R + 2, fill: "none", stroke: "#e0a400", "stroke-width": 2, "stroke-dasharray": "4 3", class: "source" }, g);
+      }
+    });
+
+    // The bar: each side's checkers wait in the half where its path starts.
+    [0, 1].forEach(function (side) {
+      var n = pos.bar[side];
+      var up = L.bar_top[side];
+      for (var i = 0; i < Math.min(n, 3); i++) {
+        var y = up ? mid - 46 - i * 2 * R : mid + 46 + i * 2 * R;
+        var last = i === Math.min(n, 3) - 1;
+        var selected = marks.selected === "bar" && marks.mover === side + 1 && last;
+        checker(g, L.bar.x, y, R, side, last && n > 3 ? String(n) : "", selected);
+      }
+      if (n && marks.sources && marks.sources.bar && marks.mover === side + 1 && marks.selected !== "bar") {
+        el("circle", { cx: L.bar.x, cy: up ? mid - 46 : mid + 46, r: R + 2, fill: "none", stroke: "#e0a400", "stroke-width": 2, "stroke-dasharray": "4 3", class: "source" }, g);
+      }
+    });
+
+    // Borne off: thin slabs in the side's tray, with the count.
+    [0, 1].forEach(function (side) {
+      var tray = L.trays[side];
+      var n = pos.off[side];
+      for (var i = 0; i < n; i++) {
+        var y = tray.top ? top + 3 + i * 13 : bottom - 13 - i * 13;
+        el("rect", {
+          x: tray.x - 16, y: y, width: 32, height: 10, rx: 2,
+          fill: COLOURS.fill[side], stroke: COLOURS.stroke[side], class: "off side-" + (side + 1),
+        }, g);
+      }
+      if (marks.targets && marks.targets.off && marks.mover === side + 1) {
+        var h = (bottom - top) / 2 - 8;
+        el("rect", {
+          x: tray.x - L.tray_w / 2 + 5, y: tray.top ? top : bottom - h,
+          width: L.tray_w - 10, height: h, fill: "#3fa34d", opacity: 0.5, class: "target",
+        }, g);
+      }
+      if (n) {
+        var t = el("text", {
+          x: tray.x, y: tray.top ? mid - 12 : mid + 24, "text-anchor": "middle",
+          "font-size": 15, fill: "#f3ecdc", class: "off-count",
+        }, g);
+        t.textContent = String(n);
+      }
+    });
+
+    // Dice in the roller's half; the cube on the bar, or offered in the doubler's half.
+    if (frame.dice && frame.dice.length && frame.dice_side) {
+      var dx = L.dice_x[frame.dice_side - 1];
+      var used = marks.used || [];
+      frame.dice.forEach(function (value, i) {
+        var x = dx + (i - (frame.dice.length - 1) / 2) * 44;
+        die(g, x, mid, 36, value, frame.dice_side - 1);
+        if (used[i]) el("rect", { x: x - 18, y: mid - 18, width: 36, height: 36, rx: 6, fill: "#777", opacity: 0.55 }, g);
+      });
+    }
+    var c = frame.cube;
+    if (c && c.enabled) {
+      if (c.offer) {
+        cube(g, L.dice_x[c.offer.by - 1], mid, c.offer.value, true);
+      } else {
+        var cy = mid;
+        if (c.owner) cy = c.owner === L.viewer ? bottom - 22 : top + 22;
+        cube(g, L.bar.x, cy, c.value, false);
+      }
+    }
+
+    // Click areas on top of everything.
+    L.slots.forEach(function (slot) {
+      el("rect", {
+        x: slot.x - L.point.w / 2, y: slot.top ? top : mid, width: L.point.w,
+        height: slot.top ? mid - top : bottom - mid, fill: "transparent",
+        "data-key": "p" + slot.loc, "data-point": slot.label, class: "hit-area",
+      }, g);
+    });
+    el("rect", {
+      x: L.bar.x - L.bar.w / 2, y: top, width: L.bar.w, height: bottom - top,
+      fill: "transparent", "data-key": "bar", class: "hit-area",
+    }, g);
+    if (marks.mover) {
+      var tray = L.trays[marks.mover - 1];
+      el("rect", {
+        x: tray.x - L.tray_w / 2, y: tray.top ? top : mid, width: L.tray_w,
+        height: tray.top ? mid - top : bottom - mid, fill: "transparent",
+        "data-key": "off", class: "hit-area",
+      }, g);
+    }
+  }
+
+  // --- Moving by clicks -----------------------------------------------------
+
+  /* Steps are [origin, dest, hit] in the mover's own numbering (25 bar, 0 off). */
+  function Mover(found, layouts, hitting) {
+    this.side = found.side;
+    this.dice = found.dice;
+    this.plays = found.plays;
+    this.hitting = hitting;
+    this.chosen = [];
+    this.selected = null;
+    // The mover's own point q stands at layouts[mover].slots[q - 1].loc.
+    var slots = layouts[this.side - 1].slots;
+    this.locOf = function (q) { return slots[q - 1].loc; };
+    var pointAt = {};
+    slots.forEach(function (s, k) { pointAt[s.loc] = k + 1; });
+    this.pointAt = pointAt;
+  }
+
+  Mover.prototype.consistent = function () {
+    var chosen = this.chosen;
+    return this.plays.filter(function (play) {
+      var left = play.steps.slice();
+      return chosen.every(function (c) {
+        for (var i = 0; i < left.length; i++) {
+          if (left[i][0] === c[0] && left[i][1] === c[1]) { left.splice(i, 1); return true; }
+        }
+        return false;
+      });
+    });
+  };
+
+  Mover.prototype.remaining = function (play) {
+    var left = play.steps.slice();
+    this.chosen.forEach(function (c) {
+      for (var i = 0; i < left.length; i++) {
+        if (left[i][0] === c[0] && left[i][1] === c[1]) { left.splice(i, 1); return; }
+      }
+    });
+    return left;
+  };
+
+  Mover.prototype.complete = function () {
+    var self = this;
+    var done = this.consistent().filter(function (p) { return self.remaining(p).length === 0; });
+    return done.length ? done[0] : null;
+  };
+
+  Mover.prototype.keyOf = function (q) {
+    if (q === 25) return "bar";
+    if (q === 0) return "off";
+    return "p" + this.locOf(q);
+  };
+
+  Mover.prototype.pointOf = function (key) {
+    if (key === "bar") return 25;
+    if (key === "off") return 0;
+    return this.pointAt[Number(key.slice(1))];
+  };
+
+  Mover.prototype.origins = function (position) {
+    var self = this;
+    var found = {};
+    var onBar = position.bar[this.side - 1] > 0;
+    this.consistent().forEach(function (play) {
+      self.remaining(play).forEach(function (s) {
+        if (onBar && s[0] !== 25) return;
+        found[self.keyOf(s[0])] = true;
+      });
+    });
+    return found;
+  };
+
+  /* Destinations from own point ``q``: each with the shortest run of steps. */
+  Mover.prototype.targets = function (q) {
+    var self = this;
+    var best = {};
+    this.consistent().forEach(function (play) {
+      var left = self.remaining(play);
+      (function walk(at, path, free) {
+        free.forEach(function (s, i) {
+          if (s[0] !== at) return;
+          var run = path.concat([s]);
+          var key = self.keyOf(s[1]);
+          if (!best[key] || best[key].length > run.length) best[key] = run;
+          if (s[1] !== 0) walk(s[1], run, free.slice(0, i).concat(free.slice(i + 1)));
+        });
+      })(q, [], left);
+    });
+    return best;
+  };
+
+  Mover.prototype.apply = function (position, run) {
+    var me = this.side - 1;
+    var opp = 1 - me;
+    var self = this;
+    run.forEach(function (s) {
+      self.chosen.push([s[0], s[1]]);
+      if (s[0] === 25) position.bar[me] -= 1;
+      else position.points[self.locOf(s[0])][me] -= 1;
+      if (s[1] === 0) {
+        position.off[me] += 1;
+        return;
+      }
+      var cell = position.points[self.locOf(s[1])];
+      if (self.hitting && cell[opp] === 1) {
+        cell[opp] = 0;
+        position.bar[opp] += 1;
+      }
+      cell[me] += 1;
+    });
+  };
+
+  Mover.prototype.text = function () {
+    var done = this.complete();
+    if (done) return done.moves;
+    return this.chosen.map(function (c) {
+      return (c[0] === 25 ? "bar" : c[0]) + "/" + (c[1] === 0 ? "off" : c[1]);
+    }).join(" ");
+  };
+
+  // --- The live board -------------------------------------------------------
+
+  function LiveBoard(root) {
+    this.root = root;
+    this.config = readJSON("board-config");
+    this.layouts = readJSON("board-layouts");
+    this.state = readJSON("board-state");
+    this.msg = readJSON("board-messages");
+    this.svg = document.getElementById("board");
+    this.perspective = this.config.perspective;
+    this.mover = null; // a Mover while a play is being chosen
+    this.entered = null; // dice entered in the roll phase
+    this.display = null; // the position with the chosen steps applied
+    this.busy = false;
+    var csrf = root.querySelector("input[name=csrfmiddlewaretoken]");
+    this.csrf = csrf ? csrf.value : "";
+    this.controls = document.getElementById("controls");
+    this.bind();
+    this.render();
+    this.preparePlay();
+    this.poll();
+  }
+
+  LiveBoard.prototype.$ = function (id) { return document.getElementById(id); };
+
+  LiveBoard.prototype.bind = function () {
+    var self = this;
+    this.$("flip").addEventListener("click", function () {
+      self.perspective = 3 - self.perspective;
+      self.drawBoard();
+    });
+    this.svg.addEventListener("click", function (event) {
+      var target = event.target.closest ? event.target.closest("[data-key]") : null;
+      if (target) self.clickPlace(target.getAttribute("data-key"));
+    });
+    if (!this.controls) return;
+    this.controls.addEventListener("click", function (event) {
+      var button = event.target.closest("button[data-kind]");
+      if (!button) return;
+      var kind = button.getAttribute("data-kind");
+      if (kind === "resign") {
+        self.send({ kind: "resign", level: self.$("resign-level").value });
+      } else {
+        self.send({ kind: kind });
+      }
+    });
+    this.$("record-opening").addEventListener("click", function () {
+      self.send({
+        kind: "opening",
+        dice: [Number(self.$("opening-1").value), Number(self.$("opening-2").value)],
+      });
+    });
+    this.$("enter-dice").addEventListener("click", function () {
+      var dice = [];
+      self.root.querySelectorAll("#dice-entry select").forEach(function (s) {
+        dice.push(Number(s.value));
+      });
+      self.entered = dice;
+      self.loadPlays(dice);
+    });
+    this.$("change-dice").addEventListener("click", function () {
+      self.resetPlay();
+      self.render();
+    });
+    this.$("clear-play").addEventListener("click", function () {
+      if (self.mover) {
+        self.mover.chosen = [];
+        self.mover.selected = null;
+        self.display = clone(self.state.position);
+      }
+      self.$("moves").value = "";
+      self.render();
+    });
+    this.$("submit-play").addEventListener("click", function () { self.submitPlay(); });
+    this.$("moves").addEventListener("keydown", function (event) {
+      if (event.key === "Enter") {
+        event.preventDefault();
+        self.submitPlay();
+      }
+    });
+    this.root.querySelectorAll("button[data-undo]").forEach(function (button) {
+      button.addEventListener("click", function () {
+        self.post(self.config.undo_url, { action: button.getAttribute("data-undo") });
+      });
+    });
+  };
+
+  LiveBoard.prototype.dicePlayed = function () {
+    return this.entered || this.state.dice;
+  };
+
+  LiveBoard.prototype.submitPlay = function () {
+    this.send({ kind: "play", dice: this.dicePlayed(), moves: this.$("moves").value });
+  };
+
+  LiveBoard.prototype.send = function (turn) {
+    turn.number = this.state.next_turn;
+    this.post(this.config.record_url, turn);
+  };
+
+  LiveBoard.prototype.showMessage = function (text) {
+    var box = this.$("message");
+    box.textContent = text || "";
+    box.hidden = !text;
+  };
+
+  LiveBoard.prototype.post = function (url, body) {
+    var self = this;
+    if (this.busy) return;
+    this.busy = true;
+    this.showMessage("");
+    fetch(url, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRFToken": this.csrf },
+      body: JSON.stringify(body),
+    }).then(function (response) {
+      return response.json().then(function (data) { return { status: response.status, data: data }; },
+        function () { return { status: response.status, data: {} }; });
+    }).then(function (answer) {
+      self.busy = false;
+      if (answer.status === 200) {
+        self.update(answer.data.state);
+        return;
+      }
+      var error = answer.data.error || {};
+      if (answer.status === 409) {
+        self.showMessage(self.msg.conflict);
+        self.refresh(true);
+      } else if (answer.status === 403) {
+        self.showMessage(error.reason || self.msg.forbidden);
+      } else {
+        self.showMessage(format(self.msg.refused, { reason: error.reason || answer.status }));
+      }
+    }).catch(function () {
+      self.busy = false;
+      self.showMessage(self.msg.network);
+    });
+  };
+
+  LiveBoard.prototype.update = function (state) {
+    var changed = !this.state || state.version !== this.state.version;
+    this.state = state;
+    if (changed) {
+      this.resetPlay();
+    }
+    this.render();
+    if (changed) this.preparePlay();
+  };
+
+  LiveBoard.prototype.refresh = function (force) {
+    var self = this;
+    var url = this.config.state_url + (force ? "" : "?v=" + encodeURIComponent(this.state.version));
+    return fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } })
+      .then(function (r) { return r.json(); })
+      .then(function (data) {
+        if (!data.unchanged) self.update(data);
+      })
+      .catch(function () { /* the next poll tries again */ });
+  };
+
+  LiveBoard.prototype.over = function () {
+    var s = this.state.match.state;
+    return s === "finished" || s === "cancelled";
+  };
+
+  LiveBoard.prototype.poll = function () {
+    var self = this;
+    var timer = null;
+    function tick() {
+      if (self.over()) {
+        window.clearInterval(timer);
+        timer = null;
+        return;
+      }
+      if (!document.hidden && !self.busy) self.refresh(false);
+    }
+    function start() {
+      if (!timer && !self.over()) timer = window.setInterval(tick, self.config.poll_ms);
+    }
+    document.addEventListener("visibilitychange", function () {
+      if (document.hidden) {
+        window.clearInterval(timer);
+        timer = null;
+      } else {
+        self.refresh(false);
+        start();
+      }
+    });
+    start();
+  };
+
+  LiveBoard.prototype.resetPlay = function () {
+    this.mover = null;
+    this.entered = null;
+    this.display = null;
+    var moves = this.$("moves");
+    if (moves) moves.value = "";
+  };
+
+  LiveBoard.prototype.canRecord = function () {
+    return !!this.controls && this.state.viewer.can_record;
+  };
+
+  /* When the dice are on the table already (the opening dice), load their plays. */
+  LiveBoard.prototype.preparePlay = function () {
+    if (this.canRecord() && this.state.phase === "play" && this.state.actions.indexOf("play") >= 0) {
+      this.loadPlays(this.state.dice);
+    }
+  };
+
+  LiveBoard.prototype.loadPlays = function (dice) {
+    var self = this;
+    var version = this.state.version;
+    var url = this.config.plays_url + "?dice=" + dice.join(",");
+    this.showMessage("");
+    fetch(url, { credentials: "same-origin" })
+      .then(function (r) { return r.json().then(function (d) { return { status: r.status, data: d }; }); })
+      .then(function (answer) {
+        if (self.state.version !== version) return;
+        if (answer.status !== 200) {
+          self.entered = null;
+          self.showMessage(format(self.msg.refused, { reason: (answer.data.error || {}).reason }));
+          self.render();
+          return;
+        }
+        self.mover = new Mover(answer.data, self.layouts, self.config.hitting);
+        self.display = clone(self.state.position);
+        var only = self.mover.plays.length === 1 && self.mover.plays[0].steps.length === 0;
+        if (only) self.$("moves").value = self.mover.plays[0].moves;
+        self.render();
+      })
+      .catch(function () { self.showMessage(self.msg.network); });
+  };
+
+  LiveBoard.prototype.clickPlace = function (key) {
+    var m = this.mover;
+    if (!m || !this.display) return;
+    var q = m.pointOf(key);
+    if (q === undefined) return;
+    if (m.selected !== null) {
+      var targets = m.targets(m.selected);
+      var run = targets[m.keyOf(q)];
+      if (run && q !== m.selected) {
+        m.apply(this.display, run);
+        m.selected = null;
+        this.$("moves").value = m.text();
+        this.render();
+        return;
+      }
+      if (q === m.selected) {
+        m.selected = null;
+        this.render();
+        return;
+      }
+    }
+    if (m.origins(this.display)[key]) {
+      m.selected = q;
+    }
+    this.render();
+  };
+
+  LiveBoard.prototype.frame = function () {
+    var s = this.state;
+    var dice = s.dice;
+    var side = s.dice_side;
+    if (this.entered) {
+      dice = this.entered;
+      side = s.to_act;
+    }
+    return {
+      position: this.display || s.position,
+      dice: dice,
+      dice_side: side,
+      cube: s.cube,
+    };
+  };
+
+  LiveBoard.prototype.drawBoard = function () {
+    var L = this.layouts[this.perspective - 1];
+    var marks = {};
+    var m = this.mover;
+    if (m && this.display) {
+      marks.mover = m.side;
+      marks.sources = m.origins(this.display);
+      if (m.selected !== null) {
+        marks.selected = m.keyOf(m.selected);
+        marks.targets = m.targets(m.selected);
+      }
+    }
+    draw(this.svg, L, this.frame(), marks);
+  };
+
+  LiveBoard.prototype.render = function () {
+    var s = this.state;
+    var msg = this.msg;
+    this.drawBoard();
+    this.$("score-1").textContent = String(s.match.score[0]);
+    this.$("score-2").textContent = String(s.match.score[1]);
+    this.$("match-length").textContent = s.match.length
+      ? format(msg.match_to, { length: s.match.length }) : msg.money;
+    this.$("game-number").textContent = format(msg.game, { number: s.game.number });
+    this.$("crawford").hidden = !(s.game.crawford && !this.over());
+    var p1 = this.root.querySelector(".player.p1");
+    var p2 = this.root.querySelector(".player.p2");
+    p1.classList.toggle("to-act", s.to_act === 1);
+    p2.classList.toggle("to-act", s.to_act === 2);
+    this.$("pips-1").textContent = String(s.position.pips[0]);
+    this.$("pips-2").textContent = String(s.position.pips[1]);
+    var cubeText = "";
+    if (s.cube.enabled) {
+      cubeText = s.cube.owner
+        ? format(msg.cube_owner, { value: s.cube.value, name: s.players[s.cube.owner - 1] })
+        : format(msg.cube_centre, { value: s.cube.value });
+    }
+    this.$("cube-text").textContent = cubeText;
+
+    var status = s.status;
+    if (s.last_game) {
+      status = format(msg.won_game, {
+        name: s.last_game.winner_name, number: s.last_game.number,
+        points: s.last_game.points, result: s.last_game.result_label,
+      }) + " " + status;
+    }
+    this.$("status").textContent = status;
+    var winner = this.$("winner");
+    winner.hidden = !s.match.winner;
+    winner.textContent = s.match.winner ? format(msg.winner, { name: s.match.winner_name }) : "";
+    this.renderTurns();
+    this.renderGames();
+    this.renderControls();
+  };
+
+  LiveBoard.prototype.renderTurns = function () {
+    var list = this.$("turns");
+    var s = this.state;
+    list.textContent = "";
+    s.turns.forEach(function (t) {
+      var li = document.createElement("li");
+      li.value = t.number;
+      var who = document.createElement("span");
+      who.className = "chip side-" + t.side;
+      li.appendChild(who);
+      li.appendChild(document.createTextNode(" " + t.text));
+      list.appendChild(li);
+    });
+    this.$("no-turns").hidden = s.turns.length > 0;
+    list.scrollTop = list.scrollHeight;
+  };
+
+  LiveBoard.prototype.renderGames = function () {
+    var list = this.$("games");
+    var msg = this.msg;
+    list.textContent = "";
+    this.state.games.forEach(function (g) {
+      var li = document.createElement("li");
+      var a = document.createElement("a");
+      a.href = g.replay_url;
+      a.textContent = format(msg.game, { number: g.number });
+      li.appendChild(a);
+      li.appendChild(document.createTextNode(": " + format(msg.won_game, {
+        name: g.winner_name, number: g.number, points: g.points, result: g.result_label,
+      })));
+      list.appendChild(li);
+    });
+    this.$("games-box").hidden = this.state.games.length === 0;
+  };
+
+  LiveBoard.prototype.renderControls = function () {
+    if (!this.controls) return;
+    var s = this.state;
+    var self = this;
+    var acts = s.actions;
+    var has = function (kind) { return acts.indexOf(kind) >= 0; };
+    var playing = !!this.mover || (s.phase === "play" && has("play"));
+    var panels = {
+      opening: has("opening"),
+      roll: s.phase === "roll" && has("play") && !this.entered,
+      play: playing,
+      take: s.phase === "take",
+      resignation: s.phase === "resign",
+      resign: has("resign") && !this.over(),
+    };
+    Object.keys(panels).forEach(function (name) {
+      self.controls.querySelector("[data-panel=" + name + "]").hidden = !panels[name];
+    });
+    this.controls.querySelectorAll("button[data-kind]").forEach(function (button) {
+      var kind = button.getAttribute("data-kind");
+      if (kind !== "resign") button.hidden = !has(kind);
+    });
+    // Dice selects: as many as the variant rolls.
+    var entry = this.$("dice-entry");
+    var selects = entry.querySelectorAll("select");
+    if (selects.length !== s.dice_count) {
+      entry.querySelectorAll("label").forEach(function (l) { l.remove(); });
+      for (var i = 0; i < s.dice_count; i++) {
+        var label = document.createElement("label");
+        label.className = "die-choice";
+        var select = document.createElement("select");
+        select.id = "die-" + (i + 1);
+        select.setAttribute("aria-label", "die " + (i + 1));
+        for (var v = 1; v <= 6; v++) {
+          var o = document.createElement("option");
+          o.value = String(v);
+          o.textContent = String(v);
+          select.appendChild(o);
+        }
+        label.appendChild(select);
+        entry.appendChild(label);
+      }
+    }
+    var levels = this.$("resign-level");
+    if (levels.options.length !== s.resign_levels.length) {
+      levels.textContent = "";
+      s.resign_levels.forEach(function (l) {
+        var o = document.createElement("option");
+        o.value = l.name;
+        o.textContent = l.label;
+        levels.appendChild(o);
+      });
+    }
+    this.$("change-dice").hidden = !this.entered;
+    var hint = "";
+    if (panels.play) {
+      var dice = this.dicePlayed() || [];
+      this.$("play-dice").textContent = dice.join("-");
+      if (this.mover) {
+        var only = this.mover.plays.length === 1 && this.mover.plays[0].steps.length === 0;
+        if (only) hint = this.msg.no_move;
+        else if (this.mover.complete()) hint = this.msg.complete;
+        else if (this.mover.selected !== null) hint = this.msg.choose_target;
+        else hint = this.msg.choose_checker;
+      }
+    }
+    this.$("play-hint").textContent = hint;
+
+    // Undo: a player asks, the opponent agrees; an arbiter undoes at once.
+    var v = s.viewer;
+    var anyTurn = s.turns.length > 0 || s.games.length > 0;
+    var official = s.match.official;
+    var undo = s.undo;
+    this.$("undo-request").hidden = !(v.side && anyTurn && !official && !(undo && undo.requested_by === v.side));
+    this.$("undo-agree").hidden = !(v.side && undo && undo.requested_by === 3 - v.side);
+    this.$("undo-arbiter").hidden = !(v.can_arbitrate && anyTurn && !official);
+    var note = "";
+    if (undo) {
+      note = undo.requested_by === v.side ? this.msg.undo_asked_by_you
+        : format(this.msg.undo_asked, { name: s.players[undo.requested_by - 1] });
+    }
+    this.$("undo-note").textContent = note;
+    this.$("undo-note").hidden = !note;
+  };
+
+  // --- Replay ---------------------------------------------------------------
+
+  function Replay(root) {
+    var self = this;
+    this.root = root;
+    this.config = readJSON("board-config");
+    this.layouts = readJSON("board-layouts");
+    this.frames = readJSON("replay-frames");
+    this.msg = readJSON("board-messages");
+    this.svg = document.getElementById("board");
+    this.perspective = this.config.perspective;
+    this.index = 0;
+    var match = /^#t(\d+)$/.exec(window.location.hash);
+    if (match) this.index = Math.min(Number(match[1]), this.frames.length - 1);
+    root.querySelectorAll("button[data-go]").forEach(function (button) {
+      button.addEventListener("click", function () { self.go(button.getAttribute("data-go")); });
+    });
+    document.getElementById("flip").addEventListener("click", function () {
+      self.perspective = 3 - self.perspective;
+      self.show();
+    });
+    root.querySelectorAll("#replay-turns a[data-frame]").forEach(function (a) {
+      a.addEventListener("click", function (event) {
+        event.preventDefault();
+        self.index = Number(a.getAttribute("data-frame"));
+        self.show();
+      });
+    });
+    document.addEventListener("keydown", function (event) {
+      if (event.target.tagName === "INPUT" || event.target.tagName === "SELECT") return;
+      if (event.key === "ArrowLeft") self.go("prev");
+      if (event.key === "ArrowRight") self.go("next");
+    });
+    this.show();
+  }
+
+  Replay.prototype.go = function (where) {
+    var last = this.frames.length - 1;
+    if (where === "first") this.index = 0;
+    if (where === "prev") this.index = Math.max(0, this.index - 1);
+    if (where === "next") this.index = Math.min(last, this.index + 1);
+    if (where === "last") this.index = last;
+    this.show();
+  };
+
+  Replay.prototype.show = function () {
+    var frame = this.frames[this.index];
+    var last = this.frames.length - 1;
+    draw(this.svg, this.layouts[this.perspective - 1], frame, {});
+    document.getElementById("replay-position").textContent = this.index === 0
+      ? this.msg.replay_start
+      : format(this.msg.replay_turn, { number: this.index, total: last });
+    document.getElementById("replay-text").textContent = frame.text;
+    document.getElementById("pips-1").textContent = String(frame.position.pips[0]);
+    document.getElementById("pips-2").textContent = String(frame.position.pips[1]);
+    var index = this.index;
+    var list = document.getElementById("replay-turns");
+    list.querySelectorAll("li").forEach(function (li) {
+      var current = Number(li.getAttribute("data-frame")) === index;
+      li.classList.toggle("current", current);
+      // Keep the current turn in view inside the list (not scrolling the page).
+      if (current && (li.offsetTop < list.scrollTop ||
+          li.offsetTop + li.offsetHeight > list.scrollTop + list.clientHeight)) {
+        list.scrollTop = li.offsetTop - list.clientHeight / 2;
+      }
+    });
+    this.root.querySelector("button[data-go=first]").disabled = index === 0;
+    this.root.querySelector("button[data-go=prev]").disabled = index === 0;
+    this.root.querySelector("button[data-go=next]").disabled = index === last;
+    this.root.querySelector("button[data-go=last]").disabled = index === last;
+    if (window.history && window.history.replaceState) {
+      window.history.replaceState(null, "", "#t" + index);
+    }
+  };
+
+  document.addEventListener("DOMContentLoaded", function () {
+    var root = document.getElementById("board-app");
+    if (!root) return;
+    var app = root.getAttribute("data-mode") === "replay" ? new Replay(root) : new LiveBoard(root);
+    root.boardApp = app;
+    root.setAttribute("data-ready", "1");
+  });
+})();

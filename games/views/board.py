@@ -1,0 +1,686 @@
+"""The board: players record turns at it, anyone allowed follows it live or replays a game.
+
+Pages: ``board`` (the live board of a match) and ``replay`` (one game, turn by
+turn).  JSON endpoints used by games/static/games/board.js: ``state`` (what the
+board shows now; polled to follow a live game), ``plays`` (the legal plays of
+entered dice, for moving by clicking checkers), ``record`` (POST one turn) and
+``undo`` (POST a request, an agreement or an arbiter's undo).
+
+Reading replays the stored turns through the engine (games.adapters); every
+change goes through games.services, whose errors come back as JSON:
+RecordingError → 400 ``{"error": {"code", "reason", "turn"}}`` (the engine's
+code and reason), TurnConflict → 409 with the expected turn number,
+PermissionDenied → 403, ValidationError → 400.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from typing import Any
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db.models import Count, Max
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_POST
+
+from clubs import permissions
+from engine import game as eg
+from engine import movegen
+from engine.board import BAR, OFF
+from engine.dice import RecordedDice
+from engine.errors import EngineError
+from engine.notation import format_play
+from engine.plays import Move, Play, Step
+from engine.variants import Variant, get_variant
+from games import adapters, boardsvg, queries, services
+from games.models import Game, Match, MatchState, Turn, TurnKind, UndoRequest
+
+POLL_SECONDS = 2.5
+
+# The engine's actions as the turn kinds a page records.
+ACTION_KINDS = {
+    eg.Action.OPENING_ROLL: TurnKind.OPENING,
+    eg.Action.SET_OPENING: TurnKind.OPENING,
+    eg.Action.ROLL: TurnKind.PLAY,
+    eg.Action.SET_DICE: TurnKind.PLAY,
+    eg.Action.PLAY: TurnKind.PLAY,
+    eg.Action.DOUBLE: TurnKind.DOUBLE,
+    eg.Action.TAKE: TurnKind.TAKE,
+    eg.Action.PASS: TurnKind.PASS,
+    eg.Action.BEAVER: TurnKind.BEAVER,
+    eg.Action.RESIGN: TurnKind.RESIGN,
+    eg.Action.ACCEPT_RESIGNATION: TurnKind.ACCEPT,
+    eg.Action.REJECT_RESIGNATION: TurnKind.REJECT,
+    eg.Action.EXPLODE: TurnKind.EXPLODE,
+}
+
+
+def result_label(name: str) -> str:
+    labels = {
+        "single": _("single game"),
+        "mars": _("mars (gammon)"),
+        "koks": _("koks (backgammon)"),
+        "pass": _("double passed"),
+        "time": _("time"),
+    }
+    return labels.get(name, name)
+
+
+# --- Reading a match
+
+
+def _get_match(request: HttpRequest, pk: int) -> Match:
+    """The match if ``request.user`` may read it (the same rule as the match page)."""
+    try:
+        return queries.with_players(queries.visible_matches(request.user)).get(pk=pk)
+    except Match.DoesNotExist:
+        raise Http404(_("No such match.")) from None
+
+
+def _version(match: Match) -> str:
+    """Changes whenever a turn is recorded or undone, an undo is asked, or the match ends."""
+    turns = Turn.objects.filter(game__match=match).aggregate(
+        last=Max("id"), undone=Count("undone_at")
+    )
+    undo = UndoRequest.objects.filter(match=match).aggregate(
+        last=Max("id"), closed=Count("closed_at")
+    )
+    return "{}.{}.{}.{}.{}.{}".format(
+        match.state,
+        match.result_status,
+        turns["last"] or 0,
+        turns["undone"],
+        undo["last"] or 0,
+        undo["closed"],
+    )
+
+
+def _replayable(turns: list[Turn]) -> list[Turn]:
+    # A loss on time is a match event, not an engine action: it ends the game as it stands.
+    return [t for t in turns if t.kind != TurnKind.TIMEOUT]
+
+
+def _current(match: Match) -> tuple[list[Game], Game, list[Turn], eg.GameState]:
+    """The finished games, the game on the board (unsaved when the next one has not
+    started yet), its live turns and its engine state."""
+    games = list(match.games.order_by("number"))
+    finished = [g for g in games if g.finished]
+    if games and (not games[-1].finished or match.state == MatchState.FINISHED):
+        game = games[-1]
+        turns = list(game.turns.filter(undone_at__isnull=True).order_by("number"))
+        return finished, game, turns, adapters.replay(match, game, _replayable(turns))
+    record = adapters.engine_match(match, finished)
+    score = record.score
+    game = Game(
+        match=match,
+        number=len(games) + 1,
+        score1_before=score[0],
+        score2_before=score[1],
+        crawford=record.next_game_crawford,
+    )
+    return finished, game, [], adapters.new_game_state(match, game)
+
+
+def _name(match: Match, player: int | None) -> str:
+    return str(match.player(player)) if player in (1, 2) else ""
+
+
+def _turn_text(turn: Turn) -> str:
+    if turn.kind == TurnKind.PLAY:
+        return "{}: {}".format("-".join(map(str, turn.dice)), turn.moves)
+    if turn.kind == TurnKind.OPENING:
+        return _("Opening roll %(first)s–%(second)s") % {
+            "first": turn.dice[0] if turn.dice else "?",
+            "second": turn.dice[1] if len(turn.dice) > 1 else "?",
+        }
+    text = str(turn.get_kind_display())
+    if turn.kind == TurnKind.RESIGN and turn.level:
+        text += f" ({result_label(turn.level)})"
+    return text
+
+
+def _turn_row(turn: Turn) -> dict[str, Any]:
+    return {
+        "number": turn.number,
+        "side": turn.side,
+        "kind": turn.kind,
+        "dice": turn.dice,
+        "moves": turn.moves,
+        "level": turn.level,
+        "text": _turn_text(turn),
+    }
+
+
+def _game_row(match: Match, game: Game) -> dict[str, Any]:
+    return {
+        "number": game.number,
+        "winner": game.winner,
+        "winner_name": _name(match, game.winner),
+        "points": game.points,
+        "result": game.result,
+        "result_label": result_label(game.result),
+        "cube": game.cube,
+        "crawford": game.crawford,
+        "end": game.end,
+        "replay_url": reverse("games:replay", args=[match.pk, game.number]),
+    }
+
+
+def _score(match: Match, finished: list[Game]) -> tuple[list[int], bool]:
+    """The score shown: the official one once confirmed, else the record's (capped at N)."""
+    if match.result_status == "confirmed" and match.score1 is not None:
+        return [match.score1, match.score2 or 0], True
+    record = adapters.engine_match(match, finished)
+    final = record.final_score
+    return [final[0], final[1]], False
+
+
+def _cube(state: eg.GameState) -> dict[str, Any]:
+    offer = state.offer
+    return {
+        "enabled": state.rules.cube_enabled,
+        "value": state.cube,
+        "owner": adapters.player_of(state.cube_owner) if state.cube_owner is not None else None,
+        "offer": (
+            {"by": adapters.player_of(offer.doubler), "value": offer.value} if offer else None
+        ),
+    }
+
+
+def _awaiting(match: Match, state: eg.GameState) -> tuple[str, str]:
+    """A code for what the board waits for, and the sentence saying it."""
+    if match.state == MatchState.CANCELLED:
+        return "cancelled", _("The match was cancelled.")
+    if match.state == MatchState.FINISHED:
+        return "match_over", _("The match is over.")
+    if not match.recorded:
+        return "not_recorded", _("This match is not recorded move by move.")
+    actor = state.to_act
+    name = _name(match, adapters.player_of(actor)) if actor is not None else ""
+    phase = state.phase
+    if phase is eg.Phase.OPENING:
+        return "opening", _("Opening roll: enter one die for each player.")
+    if phase is eg.Phase.ROLL:
+        if eg.can_double(state):
+            return "roll_or_double", _("%(name)s to roll or double.") % {"name": name}
+        return "roll", _("%(name)s to roll.") % {"name": name}
+    if phase is eg.Phase.PLAY:
+        return "play", _("%(name)s to play %(dice)s.") % {
+            "name": name,
+            "dice": "-".join(map(str, state.dice)),
+        }
+    if phase is eg.Phase.TAKE and state.offer is not None:
+        return "take_or_pass", _("%(name)s to take or pass the double to %(value)d.") % {
+            "name": name,
+            "value": state.offer.value,
+        }
+    if phase is eg.Phase.RESIGN and state.resignation is not None:
+        return "accept_resignation", _(
+            "%(name)s to accept or reject the resignation (%(level)s)."
+        ) % {"name": name, "level": result_label(state.resignation.level)}
+    return "game_over", _("The game is over.")
+
+
+def _actions(match: Match, state: eg.GameState) -> list[str]:
+    if not match.recorded or match.state in (MatchState.FINISHED, MatchState.CANCELLED):
+        return []
+    kinds: list[str] = []
+    for action in eg.legal_actions(state):
+        kind = ACTION_KINDS.get(action)
+        if kind is not None and kind not in kinds:
+            kinds.append(kind)
+    return kinds
+
+
+def snapshot(request: HttpRequest, match: Match, since: int | None = None) -> dict[str, Any]:
+    """Everything the board shows, as JSON-ready data."""
+    version = _version(match)
+    finished, game, turns, state = _current(match)
+    variant = state.variant
+    score, official = _score(match, finished)
+    code, status = _awaiting(match, state)
+    user = request.user
+    side = _viewer_side(request, match)
+    open_undo = (
+        UndoRequest.objects.filter(match=match, closed_at__isnull=True)
+        .select_related("turn")
+        .order_by("-created_at", "-id")
+        .first()
+    )
+    last_game = None
+    if not turns and finished and game.pk is None:
+        last_game = _game_row(match, finished[-1])
+    winner = None
+    if match.state == MatchState.FINISHED:
+        if official:
+            winner = match.winner
+        elif match.length and max(score) >= match.length:
+            winner = 1 if score[0] > score[1] else 2
+    to_act = state.to_act
+    resignation = state.resignation
+    shown = [t for t in turns if since is None or t.number > since]
+    return {
+        "version": version,
+        "match": {
+            "id": match.pk,
+            "length": match.length,
+            "state": match.state,
+            "state_label": str(match.get_state_display()),
+            "result_status": match.result_status,
+            "recorded": match.recorded,
+            "score": score,
+            "official": official,
+            "winner": winner,
+            "winner_name": _name(match, winner),
+        },
+        "players": [str(match.player1), str(match.player2)],
+        "game": {
+            "number": game.number,
+            "crawford": game.crawford,
+            "score_before": [game.score1_before, game.score2_before],
+        },
+        "next_turn": len(turns) + 1,
+        "phase": state.phase.value,
+        "to_act": adapters.player_of(to_act) if to_act is not None else None,
+        "awaiting": code,
+        "status": status,
+        "dice": list(state.dice),
+        "dice_side": adapters.player_of(state.turn)
+        if state.dice and state.turn is not None
+        else None,
+        "dice_count": variant.dice,
+        "cube": _cube(state),
+        "resignation": (
+            {
+                "by": adapters.player_of(resignation.side),
+                "level": resignation.level,
+                "label": result_label(resignation.level),
+            }
+            if resignation
+            else None
+        ),
+        "position": boardsvg.locations(variant, state.position),
+        "actions": _actions(match, state),
+        "resign_levels": [
+            {"name": name, "label": result_label(name)} for name in _resign_levels(state)
+        ],
+        "turns": [_turn_row(t) for t in shown],
+        "since": since,
+        "games": [_game_row(match, g) for g in finished],
+        "last_game": last_game,
+        "undo": (
+            {
+                "requested_by": open_undo.requester_side,
+                "turn": open_undo.turn.number,
+            }
+            if open_undo
+            else None
+        ),
+        "viewer": {
+            "side": side,
+            "can_record": permissions.can(user, "match.record", match),
+            "can_arbitrate": permissions.can(user, "match.arbitrate", match),
+        },
+    }
+
+
+def _resign_levels(state: eg.GameState) -> list[str]:
+    """The preset's results, cheapest first."""
+    preset = state.rules.preset
+    names = list(preset.result_names())
+    return sorted(names, key=lambda n: preset.multiplier_of(n) or 1)
+
+
+def _viewer_side(request: HttpRequest, match: Match) -> int | None:
+    user = request.user
+    if not user.is_authenticated:
+        return None
+    if match.player1.user_id == user.pk:
+        return 1
+    if match.player2.user_id == user.pk:
+        return 2
+    return None
+
+
+# --- Legal plays for moving by clicking checkers
+
+
+def _chains(steps: tuple[Step, ...]) -> list[list[Step]]:
+    """The play's steps grouped by checker (a step continuing where one ended)."""
+    chains: list[list[Step]] = []
+    for step in steps:
+        for chain in chains:
+            if chain[-1].dest == step.origin and step.origin not in (BAR, OFF):
+                chain.append(step)
+                break
+        else:
+            chains.append([step])
+    return chains
+
+
+def _written(chain: list[Step], dice: tuple[int, ...] | None = None) -> Move:
+    """The chain as a Move through its landings (with ``dice`` in another order)."""
+    origin = chain[0].origin
+    dest = chain[-1].dest
+    order = dice if dice is not None else tuple(s.die for s in chain)
+    landings = []
+    at = origin
+    for die in order[:-1]:
+        at -= die
+        landings.append(at)
+    return Move(origin, dest, via=tuple(landings))
+
+
+def _routes(variant: Variant, state: eg.GameState, play: Play) -> list[Play]:
+    """The play and the same play by its other routes: a checker moved by two
+    different dice may take them in either order when both ways are legal."""
+    side = state.turn
+    assert side is not None
+    chains = _chains(play.steps)
+    found = [play]
+    for index, chain in enumerate(chains):
+        dice = tuple(s.die for s in chain)
+        if len(chain) < 2 or len(set(dice)) < 2:
+            continue
+        for order in sorted(set(itertools.permutations(dice))):
+            if order == dice:
+                continue
+            landings = list(
+                itertools.accumulate(order, lambda at, d: at - d, initial=chain[0].origin)
+            )
+            if any(q <= 0 for q in landings[1:-1]):
+                continue
+            moves = [_written(c, order if i == index else None) for i, c in enumerate(chains)]
+            try:
+                other = movegen.find_play(
+                    variant,
+                    state.position,
+                    side,
+                    state.dice,
+                    moves,
+                    first_turn=state.first_turn[side],
+                )
+            except EngineError:
+                continue
+            if other.position == play.position and other.steps != play.steps:
+                found.append(other)
+    return found
+
+
+def _with_dice(state: eg.GameState, dice: list[int]) -> eg.GameState:
+    """The state with the dice on the table (rolled, named, or those already known)."""
+    if state.phase is eg.Phase.ROLL:
+        if state.variant.mover_names_dice:
+            return eg.set_dice(state, dice)
+        return eg.roll(state, RecordedDice([dice]))
+    if state.phase is eg.Phase.PLAY:
+        return state
+    raise EngineError(
+        "wrong_phase",
+        f"no play is awaited: the game is in phase {state.phase.value!r}",
+        phase=state.phase.value,
+    )
+
+
+def click_plays(state: eg.GameState, dice: list[int]) -> dict[str, Any]:
+    rolled = _with_dice(state, dice)
+    variant = rolled.variant
+    plays = []
+    for play in eg.legal_plays(rolled):
+        notation = format_play(play)
+        for route in _routes(variant, rolled, play):
+            plays.append(
+                {
+                    "moves": notation,
+                    "steps": [[s.origin, s.dest, s.hit] for s in route.steps],
+                }
+            )
+    return {
+        "side": adapters.player_of(rolled.turn) if rolled.turn is not None else None,
+        "dice": list(rolled.dice),
+        "plays": plays,
+    }
+
+
+# --- Pages
+
+
+def _page_context(request: HttpRequest, match: Match) -> dict[str, Any]:
+    variant = get_variant(match.discipline.variant)
+    side = _viewer_side(request, match)
+    return {
+        "match": match,
+        "layouts": [boardsvg.layout(variant, 1), boardsvg.layout(variant, 2)],
+        "perspective": side or 1,
+        "hitting": variant.hitting,
+    }
+
+
+@never_cache
+@require_GET
+def board(request: HttpRequest, pk: int) -> HttpResponse:
+    match = _get_match(request, pk)
+    state = snapshot(request, match)
+    context = _page_context(request, match)
+    context.update(
+        {
+            "state": state,
+            "can_record": state["viewer"]["can_record"] and match.recorded,
+            "config": {
+                "state_url": reverse("games:state", args=[match.pk]),
+                "plays_url": reverse("games:plays", args=[match.pk]),
+                "record_url": reverse("games:record", args=[match.pk]),
+                "undo_url": reverse("games:undo", args=[match.pk]),
+                "perspective": context["perspective"],
+                "poll_ms": int(POLL_SECONDS * 1000),
+                "hitting": context["hitting"],
+            },
+            "messages_js": _js_messages(),
+        }
+    )
+    return render(request, "games/board.html", context)
+
+
+def _js_messages() -> dict[str, str]:
+    """Sentences the script shows, translated here."""
+    return {
+        "match_to": _("Match to %(length)s"),
+        "money": _("Money session"),
+        "game": _("Game %(number)s"),
+        "refused": _("The turn was refused: %(reason)s"),
+        "conflict": _("Someone recorded this turn already; the board has been brought up to date."),
+        "forbidden": _("You may not record turns of this match."),
+        "network": _("The server did not answer; try again."),
+        "choose_checker": _("Click a checker to move, then where it goes."),
+        "choose_target": _("Now click where the checker goes (green), or another checker."),
+        "complete": _("The play is complete: record it, or clear to start again."),
+        "no_move": _("No legal move: record the turn as it is."),
+        "won_game": _("%(name)s won game %(number)s (%(result)s), points: %(points)s."),
+        "winner": _("%(name)s wins the match."),
+        "undo_asked_by_you": _("You asked to undo the last turn; waiting for the opponent."),
+        "undo_asked": _("%(name)s asks to undo the last turn."),
+        "cube_owner": _("Cube: %(value)s, owned by %(name)s"),
+        "cube_centre": _("Cube: %(value)s, in the middle"),
+        "replay_start": _("Start of the game"),
+        "replay_turn": _("Turn %(number)s of %(total)s"),
+    }
+
+
+@never_cache
+@require_GET
+def state(request: HttpRequest, pk: int) -> JsonResponse:
+    match = _get_match(request, pk)
+    known = request.GET.get("v")
+    if known and known == _version(match):
+        return JsonResponse({"version": known, "unchanged": True})
+    since_text = request.GET.get("since", "")
+    since = int(since_text) if since_text.isdecimal() else None
+    return JsonResponse(snapshot(request, match, since))
+
+
+def _error(code: str, reason: str, status: int, **data: Any) -> JsonResponse:
+    return JsonResponse({"error": {"code": code, "reason": reason, **data}}, status=status)
+
+
+@never_cache
+@require_GET
+def plays(request: HttpRequest, pk: int) -> JsonResponse:
+    """The legal plays of the entered dice, each with its steps (for clicking checkers)."""
+    match = _get_match(request, pk)
+    if not permissions.can(request.user, "match.record", match):
+        return _error("permission_denied", _("You may not record turns of this match."), 403)
+    try:
+        dice = [int(d) for d in request.GET.get("dice", "").replace("-", ",").split(",") if d]
+    except ValueError:
+        return _error("invalid_dice", _("Dice are numbers 1 to 6, like 3-1."), 400)
+    _finished, _game, turns, current = _current(match)
+    if match.state in (MatchState.FINISHED, MatchState.CANCELLED):
+        return _error("match_over", _("The match is over."), 400)
+    try:
+        found = click_plays(current, dice)
+    except EngineError as error:
+        return _error(error.code, error.reason, 400)
+    found["turn"] = len(turns) + 1
+    return JsonResponse(found)
+
+
+def _json_body(request: HttpRequest) -> dict[str, Any]:
+    try:
+        body = json.loads(request.body or b"{}")
+    except (ValueError, UnicodeDecodeError):
+        raise ValidationError(_("The request is not valid JSON."), code="bad_request") from None
+    if not isinstance(body, dict):
+        raise ValidationError(_("The request is not valid JSON."), code="bad_request")
+    return body
+
+
+def _turn_fields(body: dict[str, Any]) -> dict[str, Any]:
+    number = body.get("number")
+    kind = body.get("kind")
+    dice = body.get("dice", [])
+    moves = body.get("moves", "")
+    level = body.get("level", "")
+    if isinstance(number, bool) or not isinstance(number, int) or number < 1:
+        raise ValidationError(_("The turn number is missing."), code="bad_request")
+    if kind not in TurnKind.values:
+        raise ValidationError(_("Unknown action."), code="bad_request")
+    if not isinstance(dice, list) or not all(
+        isinstance(d, int) and not isinstance(d, bool) for d in dice
+    ):
+        raise ValidationError(_("Dice are numbers 1 to 6, like 3-1."), code="invalid_dice")
+    if not isinstance(moves, str) or not isinstance(level, str) or len(moves) > 200:
+        raise ValidationError(_("The moves are not valid text."), code="bad_request")
+    return {"number": number, "kind": kind, "dice": dice, "moves": moves, "level": level}
+
+
+def _service_error(error: Exception) -> JsonResponse:
+    if isinstance(error, services.RecordingError):
+        return _error(error.code, error.reason, 400, turn=error.turn, **error.data)
+    if isinstance(error, services.TurnConflict):
+        return _error(error.code, str(error), 409, expected=error.expected)
+    if isinstance(error, PermissionDenied):
+        return _error("permission_denied", str(error) or _("Not allowed."), 403)
+    assert isinstance(error, ValidationError)
+    return _error(error.code or "invalid", " ".join(error.messages), 400)
+
+
+@never_cache
+@require_POST
+def record(request: HttpRequest, pk: int) -> JsonResponse:
+    """Record one turn: ``{"number", "kind", "dice", "moves", "level"}``."""
+    match = _get_match(request, pk)
+    try:
+        fields = _turn_fields(_json_body(request))
+        recorded = services.record_turn(match, by=request.user, **fields)
+    except (
+        services.RecordingError,
+        services.TurnConflict,
+        PermissionDenied,
+        ValidationError,
+    ) as error:
+        return _service_error(error)
+    match.refresh_from_db()
+    return JsonResponse({"turn": _turn_row(recorded.turn), "state": snapshot(request, match)})
+
+
+@never_cache
+@require_POST
+def undo(request: HttpRequest, pk: int) -> JsonResponse:
+    """``{"action": "request" | "agree" | "arbiter"}``: take back the last turn."""
+    match = _get_match(request, pk)
+    try:
+        action = _json_body(request).get("action")
+        if action == "request":
+            services.request_undo(match, by=request.user)
+        elif action == "agree":
+            pending = (
+                UndoRequest.objects.filter(match=match, closed_at__isnull=True)
+                .order_by("-created_at", "-id")
+                .first()
+            )
+            if pending is None:
+                raise ValidationError(_("Nobody has asked to undo a turn."), code="no_request")
+            services.agree_undo(pending, by=request.user)
+        elif action == "arbiter":
+            services.arbiter_undo(match, by=request.user)
+        else:
+            raise ValidationError(_("Unknown action."), code="bad_request")
+    except (PermissionDenied, ValidationError) as error:
+        return _service_error(error)
+    match.refresh_from_db()
+    return JsonResponse({"state": snapshot(request, match)})
+
+
+@never_cache
+@require_GET
+def replay(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """One game turn by turn: its positions replayed through the engine from the stored turns."""
+    match = _get_match(request, pk)
+    game = match.games.filter(number=number).first()
+    if game is None:
+        raise Http404(_("No such game."))
+    turns = _replayable(list(game.turns.filter(undone_at__isnull=True).order_by("number")))
+    state = adapters.new_game_state(match, game)
+    variant = state.variant
+    frames = [_frame(match, state, None, _("Start of the game"))]
+    for turn in turns:
+        state = adapters.apply_turn(
+            state, adapters.TurnInput(turn.kind, tuple(turn.dice), turn.moves, turn.level)
+        )
+        frames.append(_frame(match, state, turn, _turn_text(turn)))
+    context = _page_context(request, match)
+    games = list(match.games.order_by("number"))
+    context.update(
+        {
+            "game": game,
+            "games": games,
+            "turns": [_turn_row(t) for t in turns],
+            "frames": frames,
+            "result_label": result_label(game.result) if game.finished else "",
+            "winner_name": _name(match, game.winner),
+            "config": {"perspective": context["perspective"], "hitting": variant.hitting},
+            "messages_js": _js_messages(),
+        }
+    )
+    return render(request, "games/replay.html", context)
+
+
+def _frame(match: Match, state: eg.GameState, turn: Turn | None, text: str) -> dict[str, Any]:
+    dice: list[int] = []
+    dice_side = None
+    if turn is not None and turn.kind == TurnKind.PLAY:
+        dice, dice_side = list(turn.dice), turn.side
+    return {
+        "text": text,
+        "side": turn.side if turn is not None else None,
+        "position": boardsvg.locations(state.variant, state.position),
+        "dice": dice,
+        "dice_side": dice_side,
+        "cube": _cube(state),
+        "finished": state.finished,
+    }

@@ -1,0 +1,156 @@
+"""Rating pools, each player's current rating, the history of every change, and lists.
+
+One pool per federation × rated discipline (clubs.FederationDiscipline holds
+its system and start values).  History rows record each rated match's effect
+with the values before and after, so a recomputation can restart from any
+match: the state just before it is read back from the rows.
+"""
+
+from __future__ import annotations
+
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from clubs.models import FederationDiscipline, Player
+from games.models import Match
+
+
+class RatingPool(models.Model):
+    rated_discipline = models.OneToOneField(
+        FederationDiscipline,
+        on_delete=models.CASCADE,
+        related_name="pool",
+        verbose_name=_("rated discipline"),
+    )
+    glicko_tau = models.FloatField(_("Glicko-2 τ"), default=0.5)
+    start_rd = models.FloatField(_("starting RD"), default=350.0)
+    start_volatility = models.FloatField(_("starting volatility"), default=0.06)
+    # Every rated match up to this key (finished_at, match id) is in the history.
+    computed_through_at = models.DateTimeField(null=True, blank=True)
+    computed_through_match = models.BigIntegerField(null=True, blank=True)
+    computed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("rating pool")
+        verbose_name_plural = _("rating pools")
+
+    def __str__(self) -> str:
+        return str(self.rated_discipline)
+
+    @property
+    def system(self) -> str:
+        return self.rated_discipline.rating_system
+
+
+class PlayerRating(models.Model):
+    pool = models.ForeignKey(RatingPool, on_delete=models.CASCADE, related_name="ratings")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="ratings")
+    rating = models.FloatField(_("rating"))
+    experience = models.PositiveIntegerField(_("experience"), default=0)
+    rd = models.FloatField(_("RD"), null=True, blank=True)
+    volatility = models.FloatField(_("volatility"), null=True, blank=True)
+    matches = models.PositiveIntegerField(_("rated matches"), default=0)
+    last_played_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["pool", "player"], name="one_rating_per_pool_player")
+        ]
+        indexes = [models.Index(fields=["pool", "-rating"])]
+        verbose_name = _("player rating")
+        verbose_name_plural = _("player ratings")
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.rating:.2f}"
+
+
+class RatingChange(models.Model):
+    """One player's rating change from one rated match (or one Glicko-2 period).
+
+    Derived data: a recomputation deletes and rewrites millions of these rows
+    with COPY, so the player and match keys carry no database constraint
+    (checking them took most of a full recompute's time); the rows are
+    rebuilt from confirmed matches whenever anything they derive from changes.
+    """
+
+    pool = models.ForeignKey(RatingPool, on_delete=models.CASCADE, related_name="changes")
+    player = models.ForeignKey(
+        Player, on_delete=models.DO_NOTHING, db_constraint=False, related_name="rating_changes"
+    )
+    match = models.ForeignKey(
+        Match,
+        on_delete=models.DO_NOTHING,
+        db_constraint=False,
+        related_name="rating_changes",
+        null=True,
+    )
+    played_at = models.DateTimeField()
+    period = models.DateField(null=True, blank=True)
+    rating_before = models.FloatField()
+    rating_after = models.FloatField()
+    experience_before = models.PositiveIntegerField(default=0)
+    experience_after = models.PositiveIntegerField(default=0)
+    rd_before = models.FloatField(null=True, blank=True)
+    rd_after = models.FloatField(null=True, blank=True)
+    volatility_before = models.FloatField(null=True, blank=True)
+    volatility_after = models.FloatField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["pool", "played_at", "match_id", "player_id"]
+        indexes = [
+            models.Index(fields=["pool", "played_at", "match"]),
+            models.Index(fields=["pool", "player", "played_at"]),
+        ]
+        verbose_name = _("rating change")
+        verbose_name_plural = _("rating changes")
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.rating_before:.2f} → {self.rating_after:.2f}"
+
+
+class RatingList(models.Model):
+    """A list published at a date; frozen once published."""
+
+    pool = models.ForeignKey(RatingPool, on_delete=models.CASCADE, related_name="lists")
+    date = models.DateField(_("date"))
+    published_at = models.DateTimeField(_("published"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["pool", "-date"]
+        constraints = [
+            models.UniqueConstraint(fields=["pool", "date"], name="one_list_per_pool_date")
+        ]
+        verbose_name = _("rating list")
+        verbose_name_plural = _("rating lists")
+
+    def __str__(self) -> str:
+        return f"{self.pool} {self.date:%Y-%m-%d}"
+
+    @property
+    def is_published(self) -> bool:
+        return self.published_at is not None
+
+
+class RatingListEntry(models.Model):
+    rating_list = models.ForeignKey(RatingList, on_delete=models.CASCADE, related_name="entries")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    rank = models.PositiveIntegerField(_("rank"))
+    rating = models.FloatField(_("rating"))
+    experience = models.PositiveIntegerField(_("experience"), default=0)
+    rd = models.FloatField(_("RD"), null=True, blank=True)
+    matches = models.PositiveIntegerField(_("rated matches"), default=0)
+    provisional = models.BooleanField(_("provisional"), default=False)
+    change = models.FloatField(_("change"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["rating_list", "rank", "player_id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["rating_list", "player"], name="one_entry_per_list_player"
+            )
+        ]
+        verbose_name = _("rating list entry")
+        verbose_name_plural = _("rating list entries")
+
+    def __str__(self) -> str:
+        return f"{self.rank}. {self.player} {self.rating:.2f}"

@@ -1,0 +1,315 @@
+"""Tournaments, their flights, entries, rounds, pairings and standings.
+
+The pairing and standings maths lives in ``tournaments.core`` (pure);
+``tournaments.adapters`` loads these rows into its types and writes results
+back.  Each pairing gets a ``games.Match``; a confirmed match result is what
+standings are computed from.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.core.validators import MinValueValidator
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from clubs.models import Club, Discipline, Federation, Player
+from games.models import ClockMode, Match
+
+
+class Format(models.TextChoices):
+    SINGLE_ELIMINATION = "single_elimination", _("single elimination")
+    MAIN_CONSOLATION = "main_consolation", _("main flight with consolation")
+    DOUBLE_ELIMINATION = "double_elimination", _("double elimination")
+    SWISS = "swiss", _("Swiss")
+    ROUND_ROBIN = "round_robin", _("round robin")
+    GROUPS_KNOCKOUT = "groups_knockout", _("groups, then knock-out")
+    CUP = "cup", _("cup of several stages")
+
+
+class TournamentState(models.TextChoices):
+    DRAFT = "draft", _("draft")
+    REGISTRATION = "registration", _("registration")
+    CHECK_IN = "check_in", _("check-in")
+    RUNNING = "running", _("running")
+    FINISHED = "finished", _("finished")
+
+
+class TieBreakerLot(models.TextChoices):
+    SHARE = "share", _("tied players share the place")
+    LOT = "lot", _("remaining ties broken by lot")
+
+
+def default_tie_breaks() -> list[str]:
+    return ["BH-C1", "BH", "SB", "DE"]
+
+
+def new_webhook_secret() -> str:
+    return secrets.token_urlsafe(32)
+
+
+class Tournament(models.Model):
+    name = models.CharField(_("name"), max_length=200)
+    slug = models.SlugField(_("slug"), max_length=80)
+    federation = models.ForeignKey(
+        Federation,
+        on_delete=models.PROTECT,
+        related_name="tournaments",
+        verbose_name=_("federation"),
+    )
+    club = models.ForeignKey(
+        Club,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="tournaments",
+        verbose_name=_("host club"),
+    )
+    discipline = models.ForeignKey(
+        Discipline, on_delete=models.PROTECT, verbose_name=_("discipline")
+    )
+    format = models.CharField(_("format"), max_length=24, choices=Format.choices)
+    starts_on = models.DateField(_("starts on"), null=True, blank=True)
+    # Format settings (the meaningful ones depend on the format).
+    rounds_planned = models.PositiveSmallIntegerField(
+        _("rounds (Swiss, truncated round robin)"), null=True, blank=True
+    )
+    max_losses = models.PositiveSmallIntegerField(
+        _("eliminated after this many losses (Swiss)"), null=True, blank=True
+    )
+    groups = models.PositiveSmallIntegerField(_("groups"), null=True, blank=True)
+    qualifiers_per_group = models.PositiveSmallIntegerField(
+        _("qualifiers per group"), null=True, blank=True
+    )
+    progressive_consolation = models.BooleanField(_("progressive consolation"), default=False)
+    last_chance = models.BooleanField(_("last-chance flight"), default=False)
+    seeding = models.CharField(
+        _("seeding"),
+        max_length=10,
+        choices=[("rating", _("by rating")), ("manual", _("by hand"))],
+        default="rating",
+    )
+    # Match length: a default, overridden per round or per flight in ``match_lengths``.
+    match_length = models.PositiveSmallIntegerField(
+        _("match length"), default=7, validators=[MinValueValidator(1)]
+    )
+    match_lengths = models.JSONField(
+        _("match lengths per flight and round"),
+        default=dict,
+        blank=True,
+        help_text=_('For example {"main": {"1": 9, "final": 13}, "consolation": 7}.'),
+    )
+    clock_mode = models.CharField(
+        _("clock"), max_length=10, choices=ClockMode.choices, default=ClockMode.NONE
+    )
+    clock_reserve_seconds = models.PositiveIntegerField(_("reserve (seconds)"), default=0)
+    clock_per_point_seconds = models.PositiveIntegerField(
+        _("reserve per match point (seconds)"), default=0
+    )
+    clock_move_seconds = models.PositiveIntegerField(
+        _("delay or increment per move (seconds)"), default=0
+    )
+    bye_is_win = models.BooleanField(_("a bye counts as a win"), default=True)
+    tie_breaks = models.JSONField(_("tie-break order"), default=default_tie_breaks)
+    remaining_ties = models.CharField(
+        _("remaining ties"),
+        max_length=10,
+        choices=TieBreakerLot.choices,
+        default=TieBreakerLot.SHARE,
+    )
+    recorded_matches = models.BooleanField(_("matches recorded move by move"), default=False)
+    state = models.CharField(
+        _("state"), max_length=14, choices=TournamentState.choices, default=TournamentState.DRAFT
+    )
+    # Publication.
+    is_public = models.BooleanField(_("public"), default=True)
+    publish_pairings = models.BooleanField(_("publish pairings"), default=True)
+    publish_results = models.BooleanField(_("publish results"), default=True)
+    publish_standings = models.BooleanField(_("publish standings"), default=True)
+    # Qualification: the top places of another tournament are entered here.
+    qualifies_from = models.ForeignKey(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="qualifies_to"
+    )
+    qualifying_places = models.PositiveSmallIntegerField(
+        _("qualifying places"), null=True, blank=True
+    )
+    webhook_url = models.URLField(_("webhook URL"), blank=True)
+    webhook_secret = models.CharField(max_length=64, default=new_webhook_secret, editable=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-starts_on", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["federation", "slug"], name="tournament_slug_per_federation"
+            )
+        ]
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
+
+    def __str__(self) -> str:
+        return self.name
+
+    def length_for(self, flight: str, round_number: int, final: bool = False) -> int:
+        """The match length of a round: per flight and round, else per flight, else the default."""
+        lengths = self.match_lengths or {}
+        per_flight = lengths.get(flight)
+        if isinstance(per_flight, dict):
+            if final and "final" in per_flight:
+                return int(per_flight["final"])
+            if str(round_number) in per_flight:
+                return int(per_flight[str(round_number)])
+            if "default" in per_flight:
+                return int(per_flight["default"])
+        elif isinstance(per_flight, int):
+            return per_flight
+        return self.match_length
+
+
+class EntryStatus(models.TextChoices):
+    REGISTERED = "registered", _("registered")
+    CHECKED_IN = "checked_in", _("checked in")
+    WITHDRAWN = "withdrawn", _("withdrawn")
+
+
+class Entry(models.Model):
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="tournament_entries")
+    seed = models.PositiveIntegerField(_("seed"), null=True, blank=True)
+    rating = models.FloatField(_("rating at entry"), null=True, blank=True)
+    status = models.CharField(
+        _("status"), max_length=12, choices=EntryStatus.choices, default=EntryStatus.REGISTERED
+    )
+    withdrawn_after_round = models.PositiveSmallIntegerField(null=True, blank=True)
+    late = models.BooleanField(_("late entry"), default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament", "seed", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "player"], name="one_entry_per_player")
+        ]
+        verbose_name = _("entry")
+        verbose_name_plural = _("entries")
+
+    def __str__(self) -> str:
+        return f"{self.player} @ {self.tournament}"
+
+
+class RoundState(models.TextChoices):
+    PAIRED = "paired", _("paired")
+    STARTED = "started", _("started")
+    CLOSED = "closed", _("closed")
+
+
+class Round(models.Model):
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
+    flight = models.CharField(_("flight"), max_length=20, default="main")
+    number = models.PositiveSmallIntegerField(_("round"))
+    match_length = models.PositiveSmallIntegerField(_("match length"))
+    state = models.CharField(
+        _("state"), max_length=10, choices=RoundState.choices, default=RoundState.PAIRED
+    )
+    # A silent round: pairings are published, results and standings are not (until released).
+    silent = models.BooleanField(_("silent round"), default=False)
+    started_at = models.DateTimeField(null=True, blank=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "number", "flight"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "flight", "number"], name="round_once_per_flight"
+            )
+        ]
+        verbose_name = _("round")
+        verbose_name_plural = _("rounds")
+
+    def __str__(self) -> str:
+        return f"{self.tournament} {self.flight} R{self.number}"
+
+
+class Pairing(models.Model):
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="pairings")
+    table = models.PositiveSmallIntegerField(_("table"))
+    entry1 = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="+")
+    # Empty for a bye.
+    entry2 = models.ForeignKey(
+        Entry, on_delete=models.PROTECT, related_name="+", null=True, blank=True
+    )
+    # Where a bracket slot comes from / leads to (the core's slot id), for drawing trees.
+    slot = models.CharField(max_length=40, blank=True)
+    match = models.OneToOneField(
+        Match, on_delete=models.SET_NULL, null=True, blank=True, related_name="pairing"
+    )
+    forfeit_winner = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["round", "table"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "table"], name="table_once_per_round"),
+            models.CheckConstraint(
+                condition=~Q(entry1=models.F("entry2")), name="pairing_two_entries"
+            ),
+        ]
+        verbose_name = _("pairing")
+        verbose_name_plural = _("pairings")
+
+    def __str__(self) -> str:
+        return f"{self.round} T{self.table}"
+
+    @property
+    def is_bye(self) -> bool:
+        return self.entry2_id is None
+
+
+class StandingsSnapshot(models.Model):
+    """Standings after a round (computed by a Celery task), published when released."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="standings")
+    after_round = models.PositiveSmallIntegerField()
+    rows = models.JSONField(default=list)
+    tie_breaks = models.JSONField(default=list)
+    results_digest = models.CharField(max_length=64, blank=True)
+    computed_at = models.DateTimeField(auto_now=True)
+    published_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "-after_round"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "after_round"], name="one_snapshot_per_round"
+            )
+        ]
+        verbose_name = _("standings")
+        verbose_name_plural = _("standings")
+
+    def __str__(self) -> str:
+        return f"{self.tournament} after round {self.after_round}"
+
+
+class WebhookDelivery(models.Model):
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="webhook_deliveries"
+    )
+    event = models.CharField(max_length=40)
+    payload = models.JSONField()
+    status_code = models.PositiveSmallIntegerField(null=True, blank=True)
+    error = models.TextField(blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+    delivered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("webhook delivery")
+        verbose_name_plural = _("webhook deliveries")
+
+    def __str__(self) -> str:
+        return f"{self.tournament} {self.event}"
