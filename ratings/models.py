@@ -85,7 +85,10 @@ class RatingChange(models.Model):
         null=True,
     )
     played_at = models.DateTimeField()
-    period = models.DateField(null=True, blank=True)
+    # Glicko-2: the rating period's number (ratings.core.periods) and the
+    # player's matches in it; FIBS rows are one match each.
+    period = models.IntegerField(null=True, blank=True)
+    matches = models.PositiveIntegerField(default=1)
     rating_before = models.FloatField()
     rating_after = models.FloatField()
     experience_before = models.PositiveIntegerField(default=0)

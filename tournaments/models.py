@@ -136,6 +136,9 @@ class Tournament(models.Model):
     qualifying_places = models.PositiveSmallIntegerField(
         _("qualifying places"), null=True, blank=True
     )
+    # Set when a result arrives; the standings task clears it only if unchanged,
+    # so a burst of results is computed once.
+    standings_requested_at = models.DateTimeField(null=True, blank=True, editable=False)
     webhook_url = models.URLField(_("webhook URL"), blank=True)
     webhook_secret = models.CharField(max_length=64, default=new_webhook_secret, editable=False)
     created_by = models.ForeignKey(
