@@ -38,7 +38,25 @@ class ClockMode(models.TextChoices):
     INCREMENT = "increment", _("increment")
 
 
-class Match(models.Model):
+class TimeControl(models.Model):
+    """A reserve (fixed plus per match point) and a delay or increment per move."""
+
+    clock_mode = models.CharField(
+        _("clock"), max_length=10, choices=ClockMode.choices, default=ClockMode.NONE
+    )
+    clock_reserve_seconds = models.PositiveIntegerField(_("reserve (seconds)"), default=0)
+    clock_per_point_seconds = models.PositiveIntegerField(
+        _("reserve per match point (seconds)"), default=0
+    )
+    clock_move_seconds = models.PositiveIntegerField(
+        _("delay or increment per move (seconds)"), default=0
+    )
+
+    class Meta:
+        abstract = True
+
+
+class Match(TimeControl):
     player1 = models.ForeignKey(
         Player,
         on_delete=models.PROTECT,
@@ -66,18 +84,6 @@ class Match(models.Model):
         _("match length"), help_text=_("Points to win; 0 for a money session.")
     )
     recorded = models.BooleanField(_("recorded move by move"), default=False)
-    # Time control: a reserve (fixed plus per match point) and a delay or increment per move.
-    clock_mode = models.CharField(
-        _("clock"), max_length=10, choices=ClockMode.choices, default=ClockMode.NONE
-    )
-    clock_reserve_seconds = models.PositiveIntegerField(_("reserve (seconds)"), default=0)
-    clock_per_point_seconds = models.PositiveIntegerField(
-        _("reserve per match point (seconds)"), default=0
-    )
-    clock_move_seconds = models.PositiveIntegerField(
-        _("delay or increment per move (seconds)"), default=0
-    )
-
     state = models.CharField(
         _("state"), max_length=10, choices=MatchState.choices, default=MatchState.SCHEDULED
     )

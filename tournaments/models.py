@@ -17,7 +17,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club, Discipline, Federation, Player
-from games.models import ClockMode, Match
+from games.models import Match, TimeControl
 
 
 class Format(models.TextChoices):
@@ -51,7 +51,7 @@ def new_webhook_secret() -> str:
     return secrets.token_urlsafe(32)
 
 
-class Tournament(models.Model):
+class Tournament(TimeControl):
     name = models.CharField(_("name"), max_length=200)
     slug = models.SlugField(_("slug"), max_length=80)
     federation = models.ForeignKey(
@@ -101,16 +101,6 @@ class Tournament(models.Model):
         default=dict,
         blank=True,
         help_text=_('For example {"main": {"1": 9, "final": 13}, "consolation": 7}.'),
-    )
-    clock_mode = models.CharField(
-        _("clock"), max_length=10, choices=ClockMode.choices, default=ClockMode.NONE
-    )
-    clock_reserve_seconds = models.PositiveIntegerField(_("reserve (seconds)"), default=0)
-    clock_per_point_seconds = models.PositiveIntegerField(
-        _("reserve per match point (seconds)"), default=0
-    )
-    clock_move_seconds = models.PositiveIntegerField(
-        _("delay or increment per move (seconds)"), default=0
     )
     bye_is_win = models.BooleanField(_("a bye counts as a win"), default=True)
     tie_breaks = models.JSONField(_("tie-break order"), default=default_tie_breaks)
