@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import dj_database_url
+from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
@@ -180,6 +181,11 @@ CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "confirm-overdue-results": {"task": "games.confirm_overdue_reports", "schedule": 15 * 60},
+    # The rating lists of the 1st of the month, shortly after midnight (local time).
+    "publish-monthly-rating-lists": {
+        "task": "ratings.publish_monthly_lists",
+        "schedule": crontab(minute=15, hour=0, day_of_month=1),
+    },
 }
 
 # A reported result not answered within this many hours becomes official.

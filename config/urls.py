@@ -9,11 +9,15 @@ from rest_framework.routers import DefaultRouter
 from clubs import api as clubs_api
 from config import views
 from games import api as games_api
+from ratings import api as ratings_api
+from tournaments import api as tournaments_api
 
 # Each app adds its viewsets to this router from its own api module.
 api_router = DefaultRouter()
 clubs_api.register(api_router)
 games_api.register(api_router)
+ratings_api.register(api_router)
+tournaments_api.register(api_router)
 
 admin.site.site_header = _("Zary administration")
 admin.site.site_title = _("Zary")
@@ -29,6 +33,8 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("", include("clubs.urls")),
     path("", include("games.urls")),
+    path("", include("tournaments.urls")),
+    path("", include("ratings.urls")),
 ]
 
 if settings.DEBUG:

@@ -2,6 +2,19 @@ from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
 
 
+def _on_result_confirmed(match_id: int) -> None:
+    """A confirmed games result: if it belongs to a pairing, ask for standings (on commit)."""
+    from tournaments import services
+
+    services.on_result_confirmed(match_id)
+
+
 class TournamentsConfig(AppConfig):
     name = "tournaments"
     verbose_name = _("Tournaments")
+
+    def ready(self) -> None:
+        from games.events import result_confirmed
+        from tournaments import permissions  # noqa: F401  (registers the tournament rules)
+
+        result_confirmed.subscribe(_on_result_confirmed)

@@ -8,6 +8,8 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from clubs import demo as clubs_demo
+from ratings import demo as ratings_demo
+from tournaments import demo as tournaments_demo
 
 
 class Command(BaseCommand):
@@ -22,6 +24,11 @@ class Command(BaseCommand):
         if not settings.DEBUG and not options["force"]:
             raise CommandError("demo data is for development: DEBUG is off (use --force to insist)")
         accounts = clubs_demo.load()
+        for tournament in tournaments_demo.load():
+            state = "created" if tournament.created else "already there"
+            self.stdout.write(f"Demo tournament {tournament.name!r} ({tournament.slug}): {state}")
+        # The ratings are computed from the demo matches (the tournaments' results).
+        ratings_demo.load()
         self.stdout.write(self.style.SUCCESS("Demo data loaded."))
         for account in accounts:
             self.stdout.write(

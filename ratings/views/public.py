@@ -1,0 +1,245 @@
+"""Public rating pages: a pool's list (published or live), the archive of
+published lists, one published list, their CSV/XLSX files, and a player's
+rating history with its chart.
+
+Anyone reads the pools of public federations (signed-in staff also those of
+the federations they may see, clubs.permissions.visible_federations).  Each
+page is a fixed number of queries whatever the number of rows.
+"""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+from django.db.models import Q
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponsePermanentRedirect
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils import formats, timezone
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+
+from clubs import permissions
+from clubs.models import FederationDiscipline, Player
+from ratings import charts, exports, queries, reads
+from ratings.forms import PublishForm
+from ratings.models import RatingChange, RatingList, RatingPool
+from ratings.templatetags.rating_pages import rating as format_rating
+from ratings.templatetags.rating_pages import signed
+
+CONTENT_TYPES = {
+    "csv": "text/csv; charset=utf-8",
+    "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+}
+
+
+def pool_page(
+    request: HttpRequest, slug: str, code: str
+) -> tuple[FederationDiscipline, RatingPool | None]:
+    """The rated discipline of a visible federation and its pool (None before the
+    first rating): one query; 404 for an unknown or hidden one."""
+    try:
+        link = reads.rated_discipline(request.user, slug, code)
+    except FederationDiscipline.DoesNotExist:
+        raise Http404(_("No such rating list.")) from None
+    return link, reads.pool_of(link)
+
+
+def _base_context(link: FederationDiscipline, pool: RatingPool | None) -> dict[str, Any]:
+    return {
+        "link": link,
+        "federation": link.federation,
+        "discipline": link.discipline,
+        "pool": pool,
+        "glicko": reads.is_glicko(pool) if pool is not None else False,
+    }
+
+
+def pool_list(request: HttpRequest, slug: str, code: str) -> HttpResponse:
+    """The pool's latest published list; the live ratings when asked (``?live=1``)
+    or while nothing is published."""
+    link, pool = pool_page(request, slug, code)
+    context = _base_context(link, pool)
+    latest = reads.latest_list(pool) if pool is not None else None
+    if pool is None:
+        mode, rows = "none", []
+    elif latest is not None and request.GET.get("live") != "1":
+        mode, rows = "published", reads.list_rows(latest)
+    else:
+        mode, rows = "live", reads.live_rows(pool, latest)
+    can_publish = pool is not None and permissions.can(request.user, "rating_list.publish", pool)
+    context.update(
+        mode=mode,
+        rows=rows,
+        rating_list=latest if mode == "published" else None,
+        latest=latest,
+        can_publish=can_publish,
+        publish_form=PublishForm() if can_publish else None,
+    )
+    return render(request, "ratings/pool.html", context)
+
+
+def archive(request: HttpRequest, slug: str, code: str) -> HttpResponse:
+    link, pool = pool_page(request, slug, code)
+    context = _base_context(link, pool)
+    context["lists"] = list(reads.published_lists(pool)) if pool is not None else []
+    return render(request, "ratings/archive.html", context)
+
+
+def _published(pool: RatingPool | None, date: datetime.date) -> RatingList:
+    if pool is None:
+        raise Http404(_("No list was published at this date."))
+    try:
+        return reads.published_list(pool, date)
+    except RatingList.DoesNotExist:
+        raise Http404(_("No list was published at this date.")) from None
+
+
+def list_detail(request: HttpRequest, slug: str, code: str, date: datetime.date) -> HttpResponse:
+    link, pool = pool_page(request, slug, code)
+    rating_list = _published(pool, date)
+    context = _base_context(link, pool)
+    context.update(
+        mode="archived",
+        rows=reads.list_rows(rating_list),
+        rating_list=rating_list,
+        latest=None,
+        can_publish=False,
+        publish_form=None,
+    )
+    return render(request, "ratings/pool.html", context)
+
+
+def _file(
+    link: FederationDiscipline, pool: RatingPool, rows: list[reads.Row], label: str, fmt: str
+) -> HttpResponse:
+    glicko = reads.is_glicko(pool)
+    if fmt == "xlsx":
+        title = f"{link.discipline.name} {label}"
+        content = exports.xlsx_bytes(rows, glicko=glicko, title=title)
+    else:
+        content = exports.csv_bytes(rows, glicko=glicko)
+    response = HttpResponse(content, content_type=CONTENT_TYPES[fmt])
+    stem = exports.file_stem(link.federation.slug, link.discipline.code, label)
+    response["Content-Disposition"] = f'attachment; filename="{stem}.{fmt}"'
+    return response
+
+
+def list_export(
+    request: HttpRequest, slug: str, code: str, date: datetime.date, fmt: str
+) -> HttpResponse:
+    """A published list as a CSV or XLSX file."""
+    link, pool = pool_page(request, slug, code)
+    rating_list = _published(pool, date)
+    return _file(link, pool, reads.list_rows(rating_list), date.isoformat(), fmt)
+
+
+def live_export(request: HttpRequest, slug: str, code: str, fmt: str) -> HttpResponse:
+    """The live ratings as a CSV or XLSX file."""
+    link, pool = pool_page(request, slug, code)
+    if pool is None:
+        raise Http404(_("Nobody is rated in this discipline yet."))
+    rows = reads.live_rows(pool, reads.latest_list(pool))
+    return _file(link, pool, rows, "live", fmt)
+
+
+# --- A player's history
+
+
+def _history_rows(changes: list[RatingChange]) -> list[dict[str, Any]]:
+    return [
+        {
+            "change": change,
+            "opponent": reads.opponent(change),
+            "outcome": reads.outcome(change),
+            "score": reads.score(change),
+            "delta": change.rating_after - change.rating_before,
+        }
+        for change in changes
+    ]
+
+
+def _point_label(row: dict[str, Any], when: datetime.datetime) -> str:
+    """The tooltip of a point: date, rating after (change), and what was played."""
+    change = row["change"]
+    day = formats.date_format(when, "SHORT_DATE_FORMAT")
+    text = f"{day}: {format_rating(change.rating_after)} ({signed(row['delta'])})"
+    if change.matches > 1:
+        played = _("Matches in the rating period: %(count)d") % {"count": change.matches}
+        return f"{text} · {played}"
+    if row["opponent"] is not None:
+        return f"{text} · " + _("against %(opponent)s") % {"opponent": row["opponent"]}
+    return text
+
+
+def _chart(player: Player, pool: RatingPool, rows: list[dict[str, Any]]) -> str:
+    points = []
+    for row in rows:
+        change = row["change"]
+        when = timezone.localtime(change.played_at)
+        points.append(
+            charts.ChartPoint(
+                when=when,
+                rating=change.rating_after,
+                match_id=change.match_id,
+                label=_point_label(row, when),
+            )
+        )
+    summary = reads.summary([row["change"] for row in rows]) or {}
+    first = timezone.localtime(rows[0]["change"].played_at)
+    last = timezone.localtime(rows[-1]["change"].played_at)
+    title = _("Rating history of %(player)s: %(pool)s") % {"player": player, "pool": pool}
+    description = _(
+        "Rating changes: %(count)d, from %(first)s to %(last)s. The rating went from "
+        "%(start)s to %(current)s; highest %(highest)s, lowest %(lowest)s."
+    ) % {
+        "count": len(rows),
+        "first": formats.date_format(first, "SHORT_DATE_FORMAT"),
+        "last": formats.date_format(last, "SHORT_DATE_FORMAT"),
+        "start": format_rating(summary["start"]),
+        "current": format_rating(summary["current"]),
+        "highest": format_rating(summary["highest"]),
+        "lowest": format_rating(summary["lowest"]),
+    }
+    return charts.rating_chart(
+        points,
+        title=title,
+        description=description,
+        link=lambda match_id: reverse("games:match", args=[match_id]),
+    )
+
+
+def history(request: HttpRequest, pk: int, pool_id: int) -> HttpResponse:
+    """A player's rating history in one pool: the chart and the matches behind it."""
+    visible = permissions.visible_federations(request.user)
+    try:
+        player = Player.objects.select_related("federation").get(
+            Q(federation__isnull=True) | Q(federation__in=visible), pk=pk
+        )
+    except Player.DoesNotExist:
+        raise Http404(_("No such player.")) from None
+    if player.merged_into_id is not None:
+        return HttpResponsePermanentRedirect(
+            reverse("ratings:history", args=[player.merged_into_id, pool_id])
+        )
+    try:
+        pool = reads.visible_pools(request.user).get(pk=pool_id)
+    except RatingPool.DoesNotExist:
+        raise Http404(_("No such rating list.")) from None
+    changes = list(queries.player_history(pool, player.pk))
+    rows = _history_rows(changes)
+    link = pool.rated_discipline
+    context = {
+        "player": player,
+        "pool": pool,
+        "link": link,
+        "federation": link.federation,
+        "discipline": link.discipline,
+        "glicko": reads.is_glicko(pool),
+        "current": reads.player_rating(player.pk, pool),
+        "rows": rows,
+        "summary": reads.summary(changes),
+        "chart": mark_safe(_chart(player, pool, rows)) if rows else "",  # escaped by charts.render
+    }
+    return render(request, "ratings/history.html", context)

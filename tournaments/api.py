@@ -1,0 +1,459 @@
+"""REST API of the tournaments app: tournaments, entries, rounds, pairings, standings.
+
+Everyone reads what is public (public tournaments past their draft, their
+pairings where published, results outside silent rounds, published
+standings); a tournament's managers and arbiters read everything of it.
+Writes go through tournaments.services; the rule of each write is asked from
+clubs.permissions first, so a refused write never reaches validation (HTTP
+403); a service's ValidationError is an HTTP 400 saying what and where.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import PermissionDenied
+from django.db.models import Q, QuerySet
+from django.http import Http404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from rest_framework import mixins, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.routers import BaseRouter
+
+from clubs import permissions
+from clubs.models import Club, Federation, Player
+from clubs.serializers import service_errors
+from tournaments import filters, queries, services
+from tournaments import permissions as tournament_permissions
+from tournaments.models import Entry, Pairing, Round, StandingsSnapshot, Tournament
+from tournaments.serializers import (
+    EditPairingsSerializer,
+    EntrySerializer,
+    ForfeitSerializer,
+    PairingSerializer,
+    PairRoundSerializer,
+    RoundSerializer,
+    SeedsSerializer,
+    SilentSerializer,
+    StandingsSerializer,
+    TournamentSerializer,
+    TournamentStateSerializer,
+)
+
+
+def _require(request: Request, rule: str, obj: Any) -> None:
+    if not permissions.can(request.user, rule, obj):
+        raise PermissionDenied
+
+
+def _payload_id(request: Request, name: str) -> int | None:
+    value = request.data.get(name) if hasattr(request.data, "get") else None
+    try:
+        return int(value) if value not in (None, "") else None
+    except (TypeError, ValueError):
+        return None
+
+
+def _visible(request: Request) -> QuerySet[Tournament]:
+    return tournament_permissions.visible_tournaments(request.user)
+
+
+@extend_schema_view(
+    list=extend_schema(
+        summary="Tournaments",
+        description="Public tournaments past their draft, and those you run.",
+    ),
+    create=extend_schema(
+        summary="Create a tournament",
+        description="Federation admins for their federation, club admins for their club.",
+    ),
+    update=extend_schema(summary="Change a tournament's settings (its managers)"),
+    partial_update=extend_schema(summary="Change some settings (its managers)"),
+)
+class TournamentViewSet(
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.CreateModelMixin,
+    mixins.UpdateModelMixin,
+    viewsets.GenericViewSet,
+):
+    serializer_class = TournamentSerializer
+    filterset_class = filters.TournamentFilter
+    search_fields = ["name"]
+    ordering_fields = ["starts_on", "name", "id"]
+
+    def get_queryset(self) -> QuerySet[Tournament]:
+        return queries.with_joins(_visible(self.request)).order_by("-starts_on", "-id")
+
+    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        club_id, federation_id = _payload_id(request, "club"), _payload_id(request, "federation")
+        scope: Any = None
+        if club_id is not None:
+            scope = Club.objects.select_related("federation").filter(pk=club_id).first()
+        elif federation_id is not None:
+            scope = Federation.objects.filter(pk=federation_id).first()
+        if scope is not None:
+            _require(request, "tournament.create", scope)
+        return super().create(request, *args, **kwargs)
+
+    def update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        _require(request, "tournament.manage", self.get_object())
+        return super().update(request, *args, **kwargs)
+
+    def _managed(self) -> Tournament:
+        tournament = self.get_object()
+        _require(self.request, "tournament.manage", tournament)
+        return tournament
+
+    def _answer(self, tournament: Tournament) -> Response:
+        tournament = self.get_queryset().get(pk=tournament.pk)
+        return Response(self.get_serializer(tournament).data)
+
+    @extend_schema(
+        summary="Change the state",
+        description="draft, registration, check_in (and back); running starts the tournament, "
+        "finished finishes it.",
+        request=TournamentStateSerializer,
+        responses=TournamentSerializer,
+    )
+    @action(detail=True, methods=["post"], filter_backends=[])
+    def state(self, request: Request, pk: str | None = None) -> Response:
+        tournament = self._managed()
+        given = TournamentStateSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        with service_errors():
+            services.set_state(tournament, given.validated_data["state"], by=request.user)
+        return self._answer(tournament)
+
+    @extend_schema(
+        summary="Start the tournament",
+        description="Entries not checked in are withdrawn (when check-in was used); seeds are fixed.",
+        request=None,
+        responses=TournamentSerializer,
+    )
+    @action(detail=True, methods=["post"], filter_backends=[])
+    def start(self, request: Request, pk: str | None = None) -> Response:
+        tournament = self._managed()
+        with service_errors():
+            services.start_tournament(tournament, by=request.user)
+        return self._answer(tournament)
+
+    @extend_schema(summary="Finish the tournament", request=None, responses=TournamentSerializer)
+    @action(detail=True, methods=["post"], filter_backends=[])
+    def finish(self, request: Request, pk: str | None = None) -> Response:
+        tournament = self._managed()
+        with service_errors():
+            services.finish_tournament(tournament, by=request.user)
+        return self._answer(tournament)
+
+    @extend_schema(
+        summary="Pair the next round of a flight",
+        description="Refused while the flight's previous round is open.",
+        request=PairRoundSerializer,
+        responses={201: RoundSerializer},
+    )
+    @action(detail=True, methods=["post"], filter_backends=[])
+    def pair(self, request: Request, pk: str | None = None) -> Response:
+        tournament = self._managed()
+        given = PairRoundSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        with service_errors():
+            rnd = services.pair_next_round(tournament, by=request.user, **given.validated_data)
+        return Response(RoundSerializer(rnd).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        summary="Seed the entries",
+        description="By hand (entry id -> seed) or, without seeds, by rating.",
+        request=SeedsSerializer,
+        responses=EntrySerializer(many=True),
+    )
+    @action(detail=True, methods=["post"], filter_backends=[])
+    def seed(self, request: Request, pk: str | None = None) -> Response:
+        tournament = self._managed()
+        given = SeedsSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        seeds = given.validated_data.get("seeds")
+        with service_errors():
+            entries = services.seed_entries(
+                tournament,
+                by=request.user,
+                seeds={int(k): v for k, v in seeds.items()} if seeds is not None else None,
+            )
+        return Response(EntrySerializer(entries, many=True, context={"request": request}).data)
+
+    @extend_schema(
+        summary="Enter the qualifiers",
+        description="The top places of the tournament this one qualifies from, seeded by place.",
+        request=None,
+        responses=EntrySerializer(many=True),
+    )
+    @action(detail=True, methods=["post"], filter_backends=[])
+    def qualifiers(self, request: Request, pk: str | None = None) -> Response:
+        tournament = self._managed()
+        with service_errors():
+            entries = services.enter_qualifiers(tournament, by=request.user)
+        return Response(EntrySerializer(entries, many=True, context={"request": request}).data)
+
+    @extend_schema(
+        summary="Latest standings",
+        description="The latest published standings (managers: the latest, published or not).",
+        responses=StandingsSerializer,
+    )
+    @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None)
+    def standings(self, request: Request, pk: str | None = None) -> Response:
+        tournament = self.get_object()
+        managed = permissions.can(request.user, "tournament.manage", tournament)
+        snapshot = queries.latest_standings(tournament, published_only=not managed)
+        if snapshot is None:
+            raise Http404
+        return Response(StandingsSerializer(snapshot).data)
+
+    @extend_schema(
+        summary="A flight's bracket, for drawing",
+        description="Columns of matches: slot, players (name, seed, bye), score, winner, "
+        "feeds_from, winner_to, loser_to.  Empty for formats without a bracket.",
+        parameters=[OpenApiParameter("flight", OpenApiTypes.STR, default="main")],
+        responses=OpenApiTypes.OBJECT,
+    )
+    @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None)
+    def bracket(self, request: Request, pk: str | None = None) -> Response:
+        tournament = self.get_object()
+        columns = queries.bracket_view(tournament, request.query_params.get("flight", "main"))
+        if not permissions.can(request.user, "tournament.manage", tournament):
+            hidden = not tournament.publish_results or any(
+                r.silent for r in Round.objects.filter(tournament=tournament, silent=True)
+            )
+            if hidden:
+                for column in columns:
+                    for match in column:
+                        match["score1"] = match["score2"] = None
+        return Response(columns)
+
+
+@extend_schema_view(
+    list=extend_schema(summary="Entries", description="Filter by tournament, player, status."),
+    create=extend_schema(
+        summary="Enter a player",
+        description="Managers enter anyone (late entries while a Swiss or a cup runs); "
+        "a player enters themself while registration is open.",
+    ),
+    destroy=extend_schema(summary="Remove an entry (before the tournament runs)"),
+)
+class EntryViewSet(
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.CreateModelMixin,
+    mixins.DestroyModelMixin,
+    viewsets.GenericViewSet,
+):
+    serializer_class = EntrySerializer
+    filterset_class = filters.EntryFilter
+    ordering_fields = ["seed", "id"]
+
+    def get_queryset(self) -> QuerySet[Entry]:
+        return (
+            Entry.objects.filter(tournament__in=_visible(self.request))
+            .select_related("player", "tournament")
+            .order_by("tournament_id", "seed", "id")
+        )
+
+    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        tournament_id, player_id = (
+            _payload_id(request, "tournament"),
+            _payload_id(request, "player"),
+        )
+        tournament = _visible(request).filter(pk=tournament_id).first() if tournament_id else None
+        player = Player.objects.filter(pk=player_id).first() if player_id else None
+        if tournament is not None and player is not None:
+            _require(request, "tournament.enter", (tournament, player))
+        return super().create(request, *args, **kwargs)
+
+    def perform_destroy(self, instance: Entry) -> None:
+        _require(self.request, "entry.change", instance)
+        with service_errors():
+            services.remove_entry(instance, by=self.request.user)
+
+    def _act(self, service: Any) -> Response:
+        entry = self.get_object()
+        _require(self.request, "entry.change", entry)
+        with service_errors():
+            service(entry, by=self.request.user)
+        entry = self.get_queryset().get(pk=entry.pk)
+        return Response(self.get_serializer(entry).data)
+
+    @extend_schema(summary="Check in (the player, or a manager)", request=None)
+    @action(detail=True, methods=["post"], filter_backends=[], url_path="check-in")
+    def check_in(self, request: Request, pk: str | None = None) -> Response:
+        return self._act(services.check_in)
+
+    @extend_schema(
+        summary="Withdraw (the player, or a manager)",
+        description="Not paired from the next round; a match still to play is lost by forfeit.",
+        request=None,
+    )
+    @action(detail=True, methods=["post"], filter_backends=[])
+    def withdraw(self, request: Request, pk: str | None = None) -> Response:
+        return self._act(services.withdraw)
+
+
+@extend_schema_view(
+    list=extend_schema(summary="Rounds", description="Filter by tournament, flight, state."),
+)
+class RoundViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    serializer_class = RoundSerializer
+    filterset_class = filters.RoundFilter
+    ordering_fields = ["number", "id"]
+
+    def get_queryset(self) -> QuerySet[Round]:
+        return Round.objects.filter(tournament__in=_visible(self.request)).order_by(
+            "tournament_id", "number", "flight"
+        )
+
+    def _managed(self) -> Round:
+        rnd = self.get_object()
+        _require(self.request, "tournament.manage", rnd.tournament)
+        return rnd
+
+    def _answer(self, rnd: Round) -> Response:
+        return Response(self.get_serializer(Round.objects.get(pk=rnd.pk)).data)
+
+    @extend_schema(
+        summary="Start the round",
+        description="A match per pairing, with the round's length and the tournament's clock.",
+        request=None,
+    )
+    @action(detail=True, methods=["post"], filter_backends=[])
+    def start(self, request: Request, pk: str | None = None) -> Response:
+        rnd = self._managed()
+        with service_errors():
+            services.start_round(rnd, by=request.user)
+        return self._answer(rnd)
+
+    @extend_schema(
+        summary="Close the round",
+        description="Refused (400, listing the tables) while a result is not confirmed.",
+        request=None,
+    )
+    @action(detail=True, methods=["post"], filter_backends=[])
+    def close(self, request: Request, pk: str | None = None) -> Response:
+        rnd = self._managed()
+        with service_errors():
+            services.close_round(rnd, by=request.user)
+        return self._answer(rnd)
+
+    @extend_schema(summary="Make the round silent, or release it", request=SilentSerializer)
+    @action(detail=True, methods=["post"], filter_backends=[])
+    def silent(self, request: Request, pk: str | None = None) -> Response:
+        rnd = self._managed()
+        given = SilentSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        with service_errors():
+            services.set_silent(rnd, given.validated_data["silent"], by=request.user)
+        return self._answer(rnd)
+
+    @extend_schema(
+        summary="Edit the pairings (before the round starts)",
+        description="Every player of the round exactly once; none added; brackets cannot be edited.",
+        request=EditPairingsSerializer,
+        responses=PairingSerializer(many=True),
+    )
+    @action(detail=True, methods=["post"], filter_backends=[])
+    def pairings(self, request: Request, pk: str | None = None) -> Response:
+        rnd = self._managed()
+        given = EditPairingsSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        pairs = [(p[0], p[1] if len(p) > 1 else None) for p in given.validated_data["pairs"]]
+        with service_errors():
+            services.edit_pairings(rnd, pairs, by=request.user)  # type: ignore[arg-type]
+        rows = queries.pairings_with_joins(Pairing.objects.filter(round=rnd)).select_related(
+            "round__tournament"
+        )
+        return Response(PairingSerializer(rows, many=True, context={"request": request}).data)
+
+
+@extend_schema_view(
+    list=extend_schema(
+        summary="Pairings",
+        description="Filter by tournament, round, flight, entry.  Results are null where "
+        "they are not public (silent rounds, unpublished results).",
+    ),
+)
+class PairingViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    serializer_class = PairingSerializer
+    filterset_class = filters.PairingFilter
+    ordering_fields = ["table", "id"]
+
+    def get_queryset(self) -> QuerySet[Pairing]:
+        user = self.request.user
+        shown = Q(
+            round__tournament__publish_pairings=True
+        ) | tournament_permissions.staff_tournaments_q(user, "round__tournament__")
+        return (
+            Pairing.objects.filter(round__tournament__in=_visible(self.request))
+            .filter(shown)
+            .select_related("round__tournament", "entry1__player", "entry2__player", "match")
+            .order_by("round__tournament_id", "round__number", "round__flight", "table")
+        )
+
+    @extend_schema(
+        summary="Record a forfeit (managers)",
+        description="The winner (an entry id of the pairing) wins by forfeit; the match gets "
+        "an override marked as a forfeit.",
+        request=ForfeitSerializer,
+    )
+    @action(detail=True, methods=["post"], filter_backends=[])
+    def forfeit(self, request: Request, pk: str | None = None) -> Response:
+        pairing = self.get_object()
+        _require(request, "tournament.manage", pairing.round.tournament)
+        given = ForfeitSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        with service_errors():
+            services.forfeit(pairing, by=request.user, **given.validated_data)
+        return Response(self.get_serializer(self.get_queryset().get(pk=pairing.pk)).data)
+
+
+@extend_schema_view(
+    list=extend_schema(
+        summary="Standings snapshots",
+        description="One per round; published ones for everyone, all of them for the managers.",
+    ),
+)
+class StandingsViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    serializer_class = StandingsSerializer
+    filterset_class = filters.StandingsFilter
+    ordering_fields = ["after_round", "id"]
+
+    def get_queryset(self) -> QuerySet[StandingsSnapshot]:
+        shown = Q(published_at__isnull=False) | tournament_permissions.staff_tournaments_q(
+            self.request.user, "tournament__"
+        )
+        return (
+            StandingsSnapshot.objects.filter(tournament__in=_visible(self.request))
+            .filter(shown)
+            .order_by("tournament_id", "-after_round")
+        )
+
+    @extend_schema(
+        summary="Publish the standings (managers)",
+        description="Also releases the silent rounds they cover.",
+        request=None,
+    )
+    @action(detail=True, methods=["post"], filter_backends=[])
+    def publish(self, request: Request, pk: str | None = None) -> Response:
+        snapshot = self.get_object()
+        _require(request, "tournament.manage", snapshot.tournament)
+        with service_errors():
+            services.publish_standings(snapshot, by=request.user)
+        return Response(self.get_serializer(StandingsSnapshot.objects.get(pk=snapshot.pk)).data)
+
+
+def register(router: BaseRouter) -> None:
+    """Add this app's viewsets to the project's API router."""
+    router.register("tournaments", TournamentViewSet, basename="tournament")
+    router.register("entries", EntryViewSet, basename="entry")
+    router.register("rounds", RoundViewSet, basename="round")
+    router.register("pairings", PairingViewSet, basename="pairing")
+    router.register("standings", StandingsViewSet, basename="standings")

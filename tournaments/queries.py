@@ -1,0 +1,204 @@
+"""Read functions of the tournaments app: what pages and the API show.
+
+Each function states its joins, so a page costs a fixed number of queries
+whatever the number of rows.  Nothing here writes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Prefetch, Q, QuerySet
+from django.shortcuts import get_object_or_404
+
+from clubs.models import Federation
+from tournaments import adapters, core
+from tournaments import permissions as tournament_permissions
+from tournaments.models import (
+    Entry,
+    Pairing,
+    Round,
+    StandingsSnapshot,
+    Tournament,
+    TournamentState,
+)
+
+
+def with_joins(tournaments: QuerySet[Tournament]) -> QuerySet[Tournament]:
+    return tournaments.select_related("federation", "club", "discipline", "qualifies_from")
+
+
+def visible_tournaments(user: Any) -> QuerySet[Tournament]:
+    """Tournaments ``user`` may read (public ones past the draft, and those they run)."""
+    return tournament_permissions.visible_tournaments(user)
+
+
+def tournament_page(federation_slug: str, slug: str) -> Tournament:
+    """A public tournament (past its draft) of a public federation, or 404."""
+    return get_object_or_404(
+        with_joins(Tournament.objects.all()),
+        federation__slug=federation_slug,
+        federation__is_public=True,
+        slug=slug,
+        is_public=True,
+        state__in=[
+            TournamentState.REGISTRATION,
+            TournamentState.CHECK_IN,
+            TournamentState.RUNNING,
+            TournamentState.FINISHED,
+        ],
+    )
+
+
+def public_tournaments(federation: Federation) -> QuerySet[Tournament]:
+    """The federation's public tournaments past their draft, newest first (one query)."""
+    return with_joins(
+        Tournament.objects.filter(federation=federation, is_public=True).exclude(
+            state=TournamentState.DRAFT
+        )
+    ).order_by("-starts_on", "-id")
+
+
+def entries(tournament: Tournament) -> QuerySet[Entry]:
+    """The entries with their players, seeded first (one query)."""
+    return (
+        Entry.objects.filter(tournament=tournament)
+        .select_related("player", "player__federation")
+        .order_by("seed", "player__name_latin", "id")
+    )
+
+
+def pairings_with_joins(pairings: QuerySet[Pairing]) -> QuerySet[Pairing]:
+    return pairings.select_related("round", "entry1__player", "entry2__player", "match").order_by(
+        "round__number", "table"
+    )
+
+
+def rounds_with_pairings(tournament: Tournament) -> QuerySet[Round]:
+    """Rounds in playing order (number, then flight), each with ``pairings`` prefetched
+    with their entries, players and matches (two queries)."""
+    pairings = Pairing.objects.select_related("entry1__player", "entry2__player", "match").order_by(
+        "table"
+    )
+    return (
+        Round.objects.filter(tournament=tournament)
+        .prefetch_related(Prefetch("pairings", queryset=pairings))
+        .order_by("number", "flight")
+    )
+
+
+def latest_standings(
+    tournament: Tournament, published_only: bool = True
+) -> StandingsSnapshot | None:
+    """The latest standings snapshot (only published ones when ``published_only``)."""
+    snapshots = StandingsSnapshot.objects.filter(tournament=tournament)
+    if published_only:
+        snapshots = snapshots.filter(published_at__isnull=False)
+    return snapshots.order_by("-after_round").first()
+
+
+def flights(tournament: Tournament) -> list[str]:
+    """The flights of the tournament, in playing order (for the console's pair buttons)."""
+    if tournament.format == "main_consolation":
+        out = ["main", "consolation"]
+        return [*out, "last_chance"] if tournament.last_chance else out
+    if tournament.format == "groups_knockout":
+        return [adapters.GROUP_FLIGHT, "main"]
+    if tournament.format == "cup":
+        return adapters.stage_flights(tournament) or [f"{adapters.STAGE_PREFIX}1"]
+    return ["main"]
+
+
+def _side(
+    occupant: core.bracket.Occupant, names: dict[int, tuple[str, int | None]]
+) -> dict[str, Any] | None:
+    if occupant is core.BYE:
+        return {"entry": None, "name": "", "seed": None, "bye": True}
+    if isinstance(occupant, int):
+        name, seed = names.get(occupant, ("", None))
+        return {"entry": occupant, "name": name, "seed": seed, "bye": False}
+    return None
+
+
+def bracket_view(tournament: Tournament, flight: str = "main") -> list[list[dict[str, Any]]]:
+    """The flight's bracket for drawing: columns (rounds of the flight's sections in
+    playing order), each a list of matches top to bottom::
+
+        {"slot": "M2-1", "section": "main", "round": 2, "status": "decided",
+         "entry1": {"entry", "name", "seed", "bye"} | None (not known yet),
+         "entry2": ..., "score1": 9, "score2": 4, "winner": <entry id> | None,
+         "forfeit": False, "pairing": <id> | None, "match": <id> | None,
+         "feeds_from": ["M1-1", "M1-2"], "winner_to": "M3-1", "loser_to": "C1-1"}
+
+    A bracket that does not exist yet (a knock-out after an unfinished group
+    stage) gives an empty list.  Four queries at most.
+    """
+    if tournament.format not in adapters.BRACKET_FORMATS and tournament.format != "groups_knockout":
+        return []
+    entry_rows = list(Entry.objects.filter(tournament=tournament).select_related("player"))
+    pairings = list(adapters.pairing_rows(tournament))
+    if tournament.format == "groups_knockout" and not (
+        any(p.round.flight != adapters.GROUP_FLIGHT for p in pairings)
+        or adapters.group_stage_complete(tournament, pairings)
+    ):
+        return []
+    try:
+        bracket = adapters.load_bracket(tournament, entry_rows, pairings)
+    except core.TournamentError:
+        return []
+    names = {e.pk: (str(e.player), e.seed) for e in entry_rows}
+    by_slot = {p.slot: p for p in pairings if p.slot and p.round.flight == flight}
+    sections = {"W": 0, "main": 0, "consolation": 0, "last_chance": 0, "L": 1, "GF": 2}
+    columns: dict[tuple[int, int], list[dict[str, Any]]] = {}
+    for mid, m in bracket.matches.items():
+        if m.flight != flight:
+            continue
+        a, b = bracket.players(mid)
+        pairing = by_slot.get(mid)
+        match = pairing.match if pairing is not None else None
+        winner = bracket.winner(mid)
+        columns.setdefault((sections.get(m.section, 0), m.round), []).append(
+            {
+                "slot": mid,
+                "section": m.section,
+                "round": m.round,
+                "index": m.index,
+                "status": bracket.status(mid),
+                "entry1": _side(a, names),
+                "entry2": _side(b, names),
+                "score1": match.score1 if match is not None else None,
+                "score2": match.score2 if match is not None else None,
+                "winner": winner if isinstance(winner, int) else None,
+                "forfeit": bracket.forfeited(mid),
+                "pairing": pairing.pk if pairing is not None else None,
+                "match": match.pk if match is not None else None,
+                "feeds_from": [s.match for s in m.seats if s.match is not None],
+                "winner_to": m.winner_to[0] if m.winner_to else None,
+                "loser_to": m.loser_to[0] if m.loser_to else None,
+            }
+        )
+    return [sorted(column, key=lambda x: x["index"]) for _key, column in sorted(columns.items())]
+
+
+def results_hidden(tournament: Tournament, round: Round, user: Any) -> bool:
+    """Whether ``user`` must not see the results of ``round`` (silent, or unpublished)."""
+    from clubs import permissions
+
+    if permissions.can(user, "tournament.manage", tournament):
+        return False
+    return round.silent or not tournament.publish_results
+
+
+def player_entries(user: Any) -> QuerySet[Entry]:
+    """The signed-in user's own entries, newest tournaments first."""
+    if user is None or not user.is_authenticated:
+        return Entry.objects.none()
+    return (
+        Entry.objects.filter(player__user=user)
+        .select_related("tournament__federation", "tournament__discipline")
+        .order_by("-tournament__starts_on", "-tournament_id")
+    )
+
+
+def staff_q(user: Any) -> Q:
+    return tournament_permissions.staff_tournaments_q(user)

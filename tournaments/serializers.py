@@ -1,0 +1,384 @@
+"""Serializers of the tournaments API.  They validate and shape data; every write is
+handed to tournaments.services (which checks permissions through clubs.permissions).
+
+Results are shown only where they are public: the score of a pairing in a
+silent round, or of a tournament that does not publish results, is null for
+everyone but its managers (``tournaments.permissions.manages``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext_lazy as _
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from clubs import permissions
+from clubs.models import Club, Discipline, Federation, Player
+from clubs.serializers import service_errors
+from tournaments import permissions as tournament_permissions
+from tournaments import services
+from tournaments.models import (
+    Entry,
+    Pairing,
+    Round,
+    StandingsSnapshot,
+    Tournament,
+    TournamentState,
+)
+
+
+class _ActingUser:
+    context: dict[str, Any]
+
+    @property
+    def acting_user(self) -> Any:
+        request = self.context.get("request")
+        return getattr(request, "user", None)
+
+    def manages(self, tournament: Tournament) -> bool:
+        user = self.acting_user
+        return bool(
+            user is not None
+            and user.is_authenticated
+            and user.is_active
+            and (user.is_superuser or tournament_permissions.manages(user, tournament))
+        )
+
+
+SETTINGS = [
+    "starts_on",
+    "rounds_planned",
+    "max_losses",
+    "groups",
+    "qualifiers_per_group",
+    "progressive_consolation",
+    "last_chance",
+    "seeding",
+    "match_length",
+    "match_lengths",
+    "clock_mode",
+    "clock_reserve_seconds",
+    "clock_per_point_seconds",
+    "clock_move_seconds",
+    "bye_is_win",
+    "tie_breaks",
+    "remaining_ties",
+    "recorded_matches",
+    "is_public",
+    "publish_pairings",
+    "publish_results",
+    "publish_standings",
+    "qualifies_from",
+    "qualifying_places",
+    "webhook_url",
+]
+
+
+class TournamentSerializer(_ActingUser, serializers.ModelSerializer):
+    """A tournament and its settings.  Create with ``federation`` (and optionally a host
+    ``club``); once it runs, only some settings may change (the services say which)."""
+
+    federation = serializers.PrimaryKeyRelatedField(queryset=Federation.objects.none())
+    club = serializers.PrimaryKeyRelatedField(
+        queryset=Club.objects.none(), allow_null=True, required=False
+    )
+    discipline = serializers.SlugRelatedField(
+        slug_field="code", queryset=Discipline.objects.all(), help_text=_("Discipline code.")
+    )
+    qualifies_from = serializers.PrimaryKeyRelatedField(
+        queryset=Tournament.objects.none(), allow_null=True, required=False
+    )
+    slug = serializers.SlugField(required=False, max_length=80)
+    tie_breaks = serializers.ListField(
+        child=serializers.CharField(),
+        required=False,
+        help_text=_(
+            "Tie-break codes in order: WIN, WON, DE, BH, BH-C1, BH-M1, SB, PS, KS, PD, PW, ARO, PR."
+        ),
+    )
+    match_lengths = serializers.JSONField(
+        required=False,
+        help_text=_(
+            'Match length per flight and round, e.g. {"main": {"1": 9, "final": 13}, "consolation": 7}.'
+        ),
+    )
+    webhook_url = serializers.URLField(
+        required=False,
+        allow_blank=True,
+        help_text=_(
+            "Managers only: signed POSTs of round.started, result.confirmed, standings.published."
+        ),
+    )
+    # Plain text in the schema: several models name their own choice sets "state".
+    state = serializers.CharField(
+        read_only=True, help_text=_("draft, registration, check_in, running or finished.")
+    )
+    can_manage = serializers.SerializerMethodField(help_text=_("Whether you run this tournament."))
+
+    class Meta:
+        model = Tournament
+        fields = [
+            "id",
+            "name",
+            "slug",
+            "federation",
+            "club",
+            "discipline",
+            "format",
+            "state",
+            *SETTINGS,
+            "created_at",
+            "can_manage",
+        ]
+        read_only_fields = ["state", "created_at"]
+        validators: list[Any] = []
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        fields = super().get_fields()
+        visible = permissions.visible_federations(self.acting_user)
+        fields["federation"].queryset = visible  # type: ignore[attr-defined]
+        fields["club"].queryset = Club.objects.filter(federation__in=visible)  # type: ignore[attr-defined]
+        fields["qualifies_from"].queryset = tournament_permissions.visible_tournaments(  # type: ignore[attr-defined]
+            self.acting_user
+        )
+        if self.instance is not None and not isinstance(self.instance, list | tuple):
+            for name in ("federation", "format"):
+                fields[name].read_only = True
+        return fields
+
+    @extend_schema_field(OpenApiTypes.BOOL)
+    def get_can_manage(self, tournament: Tournament) -> bool:
+        return self.manages(tournament)
+
+    def to_representation(self, instance: Tournament) -> dict[str, Any]:
+        data = super().to_representation(instance)
+        if not self.manages(instance):
+            data["webhook_url"] = ""
+        return data
+
+    def create(self, validated_data: dict[str, Any]) -> Tournament:
+        data = dict(validated_data)
+        with service_errors():
+            return services.create_tournament(
+                by=self.acting_user,
+                federation=data.pop("federation"),
+                name=data.pop("name"),
+                discipline=data.pop("discipline"),
+                format=data.pop("format"),
+                club=data.pop("club", None),
+                **data,
+            )
+
+    def update(self, instance: Tournament, validated_data: dict[str, Any]) -> Tournament:
+        with service_errors():
+            return services.update_tournament(instance, by=self.acting_user, **validated_data)
+
+
+class TournamentStateSerializer(serializers.Serializer):
+    state = serializers.ChoiceField(choices=TournamentState.choices)
+
+
+class PairRoundSerializer(serializers.Serializer):
+    flight = serializers.CharField(
+        default="main",
+        help_text=_("main, consolation, last_chance, groups, or a cup stage (stage-1, ...)."),
+    )
+    silent = serializers.BooleanField(
+        default=False, help_text=_("Hide the round's results and the standings until released.")
+    )
+
+
+class SeedsSerializer(serializers.Serializer):
+    seeds = serializers.DictField(
+        child=serializers.IntegerField(min_value=1),
+        required=False,
+        allow_null=True,
+        help_text=_("Entry id -> seed; leave out to seed by rating."),
+    )
+
+
+class EntrySerializer(_ActingUser, serializers.ModelSerializer):
+    """A player's entry.  Organizers enter anyone (``late`` while a Swiss or cup runs);
+    a player enters themself while registration is open."""
+
+    tournament = serializers.PrimaryKeyRelatedField(queryset=Tournament.objects.none())
+    player = serializers.PrimaryKeyRelatedField(queryset=Player.objects.none())
+    player_name = serializers.CharField(source="player", read_only=True)
+
+    class Meta:
+        model = Entry
+        fields = [
+            "id",
+            "tournament",
+            "player",
+            "player_name",
+            "seed",
+            "rating",
+            "status",
+            "withdrawn_after_round",
+            "late",
+            "created_at",
+        ]
+        read_only_fields = ["status", "withdrawn_after_round", "created_at"]
+        validators: list[Any] = []
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        fields = super().get_fields()
+        fields["tournament"].queryset = tournament_permissions.visible_tournaments(  # type: ignore[attr-defined]
+            self.acting_user
+        )
+        fields["player"].queryset = Player.objects.filter(merged_into__isnull=True)  # type: ignore[attr-defined]
+        return fields
+
+    def create(self, validated_data: dict[str, Any]) -> Entry:
+        with service_errors():
+            return services.add_entry(
+                validated_data["tournament"],
+                validated_data["player"],
+                by=self.acting_user,
+                seed=validated_data.get("seed"),
+                late=validated_data.get("late", False),
+                rating=validated_data.get("rating"),
+            )
+
+
+class RoundSerializer(serializers.ModelSerializer):
+    """A round of a flight: paired, started (a match per pairing), closed."""
+
+    class Meta:
+        model = Round
+        fields = [
+            "id",
+            "tournament",
+            "flight",
+            "number",
+            "match_length",
+            "state",
+            "silent",
+            "started_at",
+            "closed_at",
+        ]
+        read_only_fields = fields
+
+
+class SilentSerializer(serializers.Serializer):
+    silent = serializers.BooleanField()
+
+
+class EditPairingsSerializer(serializers.Serializer):
+    pairs = serializers.ListField(
+        child=serializers.ListField(
+            child=serializers.IntegerField(allow_null=True), min_length=1, max_length=2
+        ),
+        help_text=_(
+            "[[entry, entry], [entry, null] for a bye, ...]: every player of the round once."
+        ),
+    )
+
+
+class PairingSerializer(_ActingUser, serializers.ModelSerializer):
+    """A table of a round.  ``entry2`` null is a bye.  The result (score, winner) is the
+    match's confirmed one; null while pending, and hidden where results are not public."""
+
+    flight = serializers.CharField(source="round.flight", read_only=True)
+    round_number = serializers.IntegerField(source="round.number", read_only=True)
+    tournament = serializers.IntegerField(source="round.tournament_id", read_only=True)
+    player1 = serializers.IntegerField(source="entry1.player_id", read_only=True)
+    player1_name = serializers.CharField(source="entry1.player", read_only=True)
+    player2 = serializers.SerializerMethodField()
+    player2_name = serializers.SerializerMethodField()
+    result = serializers.SerializerMethodField(
+        help_text=_("{score1, score2, winner (entry id), forfeit} or null.")
+    )
+
+    class Meta:
+        model = Pairing
+        fields = [
+            "id",
+            "tournament",
+            "round",
+            "flight",
+            "round_number",
+            "table",
+            "slot",
+            "entry1",
+            "entry2",
+            "player1",
+            "player1_name",
+            "player2",
+            "player2_name",
+            "match",
+            "result",
+        ]
+        read_only_fields = fields
+
+    @extend_schema_field(OpenApiTypes.INT)
+    def get_player2(self, pairing: Pairing) -> int | None:
+        return pairing.entry2.player_id if pairing.entry2 is not None else None
+
+    @extend_schema_field(OpenApiTypes.STR)
+    def get_player2_name(self, pairing: Pairing) -> str | None:
+        return str(pairing.entry2.player) if pairing.entry2 is not None else None
+
+    @extend_schema_field(OpenApiTypes.OBJECT)
+    def get_result(self, pairing: Pairing) -> dict[str, Any] | None:
+        from tournaments import adapters
+
+        tournament = pairing.round.tournament
+        if (pairing.round.silent or not tournament.publish_results) and not self.manages(
+            tournament
+        ):
+            return None
+        outcome = adapters.pairing_outcome(pairing)
+        if outcome is None:
+            return None
+        side, forfeit = outcome
+        match = pairing.match
+        winner = None
+        if side == 1:
+            winner = pairing.entry1_id
+        elif side == 2:
+            winner = pairing.entry2_id
+        return {
+            "score1": match.score1 if match is not None and not pairing.is_bye else None,
+            "score2": match.score2 if match is not None and not pairing.is_bye else None,
+            "winner": winner if not pairing.is_bye else pairing.entry1_id,
+            "forfeit": forfeit,
+            "bye": pairing.is_bye,
+        }
+
+
+class ForfeitSerializer(serializers.Serializer):
+    winner = serializers.IntegerField(help_text=_("The entry id of the player who wins."))
+    reason = serializers.CharField()
+
+
+class StandingsSerializer(serializers.ModelSerializer):
+    """Standings after a round: rows best first (place, entry, player, name, score,
+    tie-break values in the listed order, wins, losses, byes, forfeits, withdrawn,
+    flight and group).  Unpublished snapshots are seen by the managers only."""
+
+    rows = serializers.JSONField(read_only=True)
+    tie_breaks = serializers.ListField(child=serializers.CharField(), read_only=True)
+
+    class Meta:
+        model = StandingsSnapshot
+        fields = [
+            "id",
+            "tournament",
+            "after_round",
+            "tie_breaks",
+            "rows",
+            "computed_at",
+            "published_at",
+        ]
+        read_only_fields = fields
+
+
+class BracketSerializer(serializers.Serializer):
+    """One column of a bracket: its matches top to bottom."""
+
+    matches = serializers.ListField(child=serializers.DictField())

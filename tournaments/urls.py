@@ -1,0 +1,66 @@
+"""Pages of the tournaments app: the organizer console, its printable sheets
+and the public pages."""
+
+from django.urls import path
+
+from tournaments.views import console, public
+from tournaments.views import print as sheets
+
+app_name = "tournaments"
+
+urlpatterns = [
+    # Public
+    path("f/<slug:federation>/tournaments/", public.tournament_list, name="public_list"),
+    path("f/<slug:federation>/t/<slug:slug>/", public.tournament_page, name="public"),
+    # The organizer console
+    path("organize/", console.tournament_list, name="organize"),
+    path("organize/new/", console.tournament_new, name="new"),
+    path("organize/<int:pk>/", console.console, name="console"),
+    path("organize/<int:pk>/settings/", console.tournament_settings, name="settings"),
+    path("organize/<int:pk>/state/", console.change_state, name="state"),
+    path("organize/<int:pk>/entries/add/", console.entry_add, name="entry_add"),
+    path(
+        "organize/<int:pk>/entries/<int:eid>/check-in/",
+        console.entry_check_in,
+        name="entry_check_in",
+    ),
+    path(
+        "organize/<int:pk>/entries/<int:eid>/withdraw/",
+        console.entry_withdraw,
+        name="entry_withdraw",
+    ),
+    path("organize/<int:pk>/seeds/", console.seeds, name="seeds"),
+    path("organize/<int:pk>/qualifiers/", console.qualifiers, name="qualifiers"),
+    path("organize/<int:pk>/rounds/pair/", console.round_pair, name="round_pair"),
+    path("organize/<int:pk>/rounds/<int:rid>/start/", console.round_start, name="round_start"),
+    path("organize/<int:pk>/rounds/<int:rid>/close/", console.round_close, name="round_close"),
+    path("organize/<int:pk>/rounds/<int:rid>/silent/", console.round_silent, name="round_silent"),
+    path(
+        "organize/<int:pk>/rounds/<int:rid>/pairings/",
+        console.pairings_edit,
+        name="pairings_edit",
+    ),
+    path(
+        "organize/<int:pk>/rounds/<int:rid>/print/pairings/",
+        sheets.pairings_sheet,
+        name="print_pairings",
+    ),
+    path(
+        "organize/<int:pk>/rounds/<int:rid>/print/scoresheets/",
+        sheets.scoresheets,
+        name="print_scoresheets",
+    ),
+    path("organize/<int:pk>/pairings/<int:pid>/forfeit/", console.forfeit, name="forfeit"),
+    path(
+        "organize/<int:pk>/standings/compute/",
+        console.standings_compute,
+        name="standings_compute",
+    ),
+    path(
+        "organize/<int:pk>/standings/<int:sid>/publish/",
+        console.standings_publish,
+        name="standings_publish",
+    ),
+    path("organize/<int:pk>/staff/", console.staff_add, name="staff_add"),
+    path("organize/<int:pk>/staff/<int:aid>/revoke/", console.staff_revoke, name="staff_revoke"),
+]

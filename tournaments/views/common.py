@@ -1,0 +1,174 @@
+"""What the console's views share: finding a tournament the user manages,
+running a service and reporting its answer on the page."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db.models import QuerySet
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
+from clubs import permissions
+from tournaments import permissions as tournament_permissions
+from tournaments.models import Tournament
+
+
+def managed_tournaments(user: Any) -> QuerySet[Tournament]:
+    """Tournaments ``user`` manages (``tournaments.permissions.managed_tournaments_q``)."""
+    return Tournament.objects.select_related("federation", "club", "discipline").filter(
+        tournament_permissions.managed_tournaments_q(user)
+    )
+
+
+def manageable(user: Any, tournaments: QuerySet[Tournament]) -> list[Tournament]:
+    return [t for t in tournaments if permissions.can(user, "tournament.manage", t)]
+
+
+def get_managed(request: HttpRequest, pk: int) -> Tournament:
+    """The tournament, if the user may manage it (403 otherwise, 404 when missing)."""
+    tournament = (
+        Tournament.objects.select_related("federation", "club", "discipline", "qualifies_from")
+        .filter(pk=pk)
+        .first()
+    )
+    if tournament is None:
+        raise Http404(_("No such tournament."))
+    if not permissions.can(request.user, "tournament.manage", tournament):
+        raise PermissionDenied(_("You do not manage this tournament."))
+    return tournament
+
+
+def console_url(tournament: Tournament, section: str = "") -> str:
+    url = reverse("tournaments:console", args=[tournament.pk])
+    return f"{url}#{section}" if section else url
+
+
+def error_text(error: ValidationError | PermissionDenied) -> str:
+    if isinstance(error, ValidationError):
+        return " ".join(error.messages)
+    return str(error) or _("You are not allowed to do this.")
+
+
+def perform(
+    request: HttpRequest,
+    tournament: Tournament,
+    action: Callable[[], Any],
+    done: str,
+    section: str = "",
+) -> HttpResponse:
+    """Run a service; its answer becomes a message on the console page."""
+    try:
+        action()
+    except (ValidationError, PermissionDenied) as error:
+        messages.error(request, error_text(error))
+    else:
+        messages.success(request, done)
+    return redirect(console_url(tournament, section))
+
+
+def stale(
+    request: HttpRequest, tournament: Tournament, text: str, section: str = ""
+) -> HttpResponse:
+    """A form from a page that no longer shows the truth: nothing is done."""
+    again = _("Nothing was done; check the page and try again.")
+    messages.warning(request, f"{text} {again}")
+    return redirect(console_url(tournament, section))
+
+
+def clock_text(tournament: Tournament) -> str:
+    """The time control in words: "18 min + 2 min per point, delay 8 s per move"."""
+    if tournament.clock_mode == "none":
+        return _("no clock")
+    parts = []
+    reserve = tournament.clock_reserve_seconds // 60
+    per_point = tournament.clock_per_point_seconds // 60
+    if reserve:
+        parts.append(_("%(minutes)d min") % {"minutes": reserve})
+    if per_point:
+        parts.append(_("%(minutes)d min per point") % {"minutes": per_point})
+    text = " + ".join(parts) or _("no reserve")
+    if tournament.clock_move_seconds:
+        if tournament.clock_mode == "delay":
+            move = _("delay %(seconds)d s per move")
+        else:
+            move = _("increment %(seconds)d s per move")
+        text = f"{text}, {move % {'seconds': tournament.clock_move_seconds}}"
+    return text
+
+
+# --- Standings for display (console and public pages share them)
+
+BRACKET_FLIGHT_FORMATS = frozenset(
+    {"single_elimination", "main_consolation", "double_elimination", "groups_knockout"}
+)
+GROUP_FLIGHT = "groups"
+
+
+def tiebreak_text(value: Any) -> str:
+    if value is None:
+        return "—"
+    if isinstance(value, float):
+        if value.is_integer():
+            return str(int(value))
+        return f"{value:.2f}".rstrip("0")
+    return str(value)
+
+
+def flight_title(flight: str) -> str:
+    titles = {
+        "main": _("Main flight"),
+        "consolation": _("Consolation"),
+        "last_chance": _("Last chance"),
+        GROUP_FLIGHT: _("Group stage"),
+    }
+    if flight.startswith("stage-"):
+        return _("Stage %(number)s") % {"number": flight.removeprefix("stage-")}
+    return titles.get(flight, flight)
+
+
+def standings_tables(tournament: Tournament, snapshot: Any) -> list[dict[str, Any]]:
+    """A snapshot's rows as tables: one for a Swiss, round robin or cup; one per
+    flight of a bracket (places, wins and losses); one per group of a group stage."""
+    tables: dict[tuple[str, str], dict[str, Any]] = {}
+    for row in snapshot.rows or []:
+        flight = row.get("flight") or "main"
+        group = row.get("group") or ""
+        key = (flight, group)
+        if key not in tables:
+            bracket = flight != GROUP_FLIGHT and tournament.format in BRACKET_FLIGHT_FORMATS
+            codes = [] if bracket else list(snapshot.tie_breaks or [])
+            title = _("Group %(name)s") % {"name": group} if group else flight_title(flight)
+            tables[key] = {
+                "flight": flight,
+                "group": group,
+                "title": title,
+                "bracket": bracket,
+                "codes": codes,
+                "rows": [],
+            }
+        table = tables[key]
+        values = row.get("tiebreaks") or {}
+        table["rows"].append(
+            {
+                "place": row.get("place") or "",
+                "name": row.get("name") or "",
+                "player_id": row.get("player"),
+                "entry": row.get("entry"),
+                "score": row.get("score"),
+                "wins": row.get("wins", 0),
+                "losses": row.get("losses", 0),
+                "withdrawn": row.get("withdrawn", False),
+                "by_lot": row.get("by_lot", False),
+                "tiebreaks": [tiebreak_text(values.get(code)) for code in table["codes"]],
+            }
+        )
+    out = list(tables.values())
+    if len(out) == 1 and not out[0]["group"] and out[0]["flight"] == "main":
+        out[0]["title"] = ""
+    return out

@@ -1,0 +1,160 @@
+"""Public pages: a federation's tournaments and a tournament's page.
+
+The tournament page has sections (entries, pairings and results per round,
+standings, brackets) and shows only what the organizer publishes:
+
+* pairings when ``publish_pairings``;
+* results when ``publish_results``, except those of a silent round (until
+  the organizer publishes the standings, which releases it);
+* the latest *published* standings snapshot (``publish_standings`` makes
+  each snapshot public as it is computed; otherwise the organizer publishes
+  it from the console);
+* bracket trees for bracket formats, their scores under the same rules.
+
+Managers of the tournament see the same page (their console shows everything).
+A fixed number of queries whatever the field size.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.translation import gettext as _
+
+from clubs.models import Federation
+from tournaments import adapters, brackets, queries
+from tournaments.models import Format, Round, RoundState, Tournament, TournamentState
+from tournaments.views.common import clock_text, flight_title, standings_tables
+
+BRACKET_FLIGHTS = {
+    Format.SINGLE_ELIMINATION: ["main"],
+    Format.DOUBLE_ELIMINATION: ["main"],
+    Format.GROUPS_KNOCKOUT: ["main"],
+}
+
+
+def tournament_list(request: HttpRequest, federation: str) -> HttpResponse:
+    found = Federation.objects.filter(slug=federation, is_public=True).first()
+    if found is None:
+        raise Http404(_("No such public federation."))
+    tournaments = list(queries.public_tournaments(found))
+    return render(
+        request,
+        "tournaments/public_list.html",
+        {"federation": found, "tournaments": tournaments},
+    )
+
+
+def _flights(tournament: Tournament) -> list[str]:
+    if tournament.format == Format.MAIN_CONSOLATION:
+        flights = ["main", "consolation"]
+        return [*flights, "last_chance"] if tournament.last_chance else flights
+    return BRACKET_FLIGHTS.get(tournament.format, [])
+
+
+def _round_view(tournament: Tournament, rnd: Round) -> dict[str, Any]:
+    hidden = rnd.silent or not tournament.publish_results
+    rows = []
+    for pairing in rnd.pairings.all():
+        outcome = None if hidden else adapters.pairing_outcome(pairing)
+        side, forfeit = outcome if outcome is not None else (None, False)
+        match = pairing.match
+        rows.append(
+            {
+                "table": pairing.table,
+                "player1": pairing.entry1.player,
+                "player2": pairing.entry2.player if pairing.entry2_id else None,
+                "winner": side,
+                "forfeit": forfeit,
+                "score": (match.score1, match.score2)
+                if outcome is not None and match is not None and match.score1 is not None
+                else None,
+                "match_id": pairing.match_id,
+            }
+        )
+    return {
+        "round": rnd,
+        "title": _round_title(tournament, rnd),
+        "rows": rows,
+        "results_hidden": hidden,
+    }
+
+
+def _round_title(tournament: Tournament, rnd: Round) -> str:
+    title = _("Round %(number)d") % {"number": rnd.number}
+    several = tournament.format in (Format.MAIN_CONSOLATION, Format.GROUPS_KNOCKOUT, Format.CUP)
+    return f"{title} · {flight_title(rnd.flight)}" if several else title
+
+
+def _bracket_sections(tournament: Tournament, rounds: list[Round]) -> list[dict[str, Any]]:
+    """The bracket trees of each flight; results of silent or unpublished rounds hidden."""
+    hidden_pairings = {
+        p.pk
+        for rnd in rounds
+        if rnd.silent or not tournament.publish_results
+        for p in rnd.pairings.all()
+    }
+    out = []
+    for flight in _flights(tournament):
+        columns = queries.bracket_view(tournament, flight)
+        if not columns:
+            continue
+        hidden = [
+            m["slot"] for column in columns for m in column if m.get("pairing") in hidden_pairings
+        ]
+        if not tournament.publish_results:
+            hidden = [m["slot"] for column in columns for m in column]
+        sections = brackets.draw_flight(columns, hidden=hidden)
+        out.append(
+            {
+                "flight": flight,
+                "title": flight_title(flight),
+                "sections": sections,
+                "show_titles": len(sections) > 1,
+            }
+        )
+    return out
+
+
+def _standings_caption(tournament: Tournament, snapshot: Any) -> str:
+    if snapshot is None:
+        return ""
+    if tournament.format in (Format.MAIN_CONSOLATION, Format.GROUPS_KNOCKOUT, Format.CUP):
+        return _("After %(count)d rounds played in all flights") % {"count": snapshot.after_round}
+    return _("After round %(number)d") % {"number": snapshot.after_round}
+
+
+def tournament_page(request: HttpRequest, federation: str, slug: str) -> HttpResponse:
+    tournament = queries.tournament_page(federation, slug)
+    entries = list(queries.entries(tournament))
+    rounds = list(queries.rounds_with_pairings(tournament))
+    played = sum(r.state != RoundState.PAIRED for r in rounds)
+    snapshot = queries.latest_standings(tournament, published_only=True)
+    is_bracket = (
+        tournament.format in BRACKET_FLIGHTS or tournament.format == Format.MAIN_CONSOLATION
+    )
+    context = {
+        "tournament": tournament,
+        "federation": tournament.federation,
+        "entries": entries,
+        "active_count": sum(e.status != "withdrawn" for e in entries),
+        "entries_first": tournament.state
+        in (TournamentState.REGISTRATION, TournamentState.CHECK_IN),
+        "rounds": [_round_view(tournament, r) for r in reversed(rounds)]
+        if tournament.publish_pairings
+        else [],
+        "snapshot": snapshot,
+        "standings_caption": _standings_caption(tournament, snapshot),
+        "final": snapshot is not None
+        and tournament.state == TournamentState.FINISHED
+        and snapshot.after_round == played,
+        "standings": standings_tables(tournament, snapshot) if snapshot else [],
+        "brackets": _bracket_sections(tournament, rounds)
+        if is_bracket and tournament.publish_pairings
+        else [],
+        "is_bracket": is_bracket,
+        "clock": clock_text(tournament),
+    }
+    return render(request, "tournaments/public_detail.html", context)
