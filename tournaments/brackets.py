@@ -31,7 +31,7 @@ GAP_X = 34
 GAP_Y = 14
 PAD = 6
 HEAD = 24
-NAME_CHARS = 21
+NAME_CHARS = 19  # a bold (winning) name of 19 characters still clears the score
 
 
 @dataclass

@@ -578,3 +578,30 @@ def test_history_writer_writes_every_row_and_reads_them_back(copy: bool) -> None
         writer(rows[3:])
     assert writer.written == 10
     assert sorted(adapters.read_history(pool)) == sorted(rows)
+
+
+def test_demo_load_computes_the_demo_pools_once() -> None:
+    from clubs import demo as clubs_demo
+    from ratings import demo
+
+    clubs_demo.load_world()
+    rated = FederationDiscipline.objects.get(federation__slug="fsnr", discipline__code="short")
+    one, two, three = Player.objects.filter(federation=rated.federation)[:3]
+    long_ago = timezone.now() - dt.timedelta(days=70)
+    confirmed(one, two, at=long_ago, rated=rated)
+    confirmed(three, one, at=long_ago + dt.timedelta(days=1), rated=rated, winner=2)
+
+    outcomes = demo.load()
+    demo_disciplines = FederationDiscipline.objects.filter(federation__slug__in=["fsnr", "anf"])
+    assert len(outcomes) == demo_disciplines.count() == RatingPool.objects.count() == 4
+    pool = RatingPool.objects.get(rated_discipline=rated)
+    assert PlayerRating.objects.filter(pool=pool).count() == 3
+    lists = RatingList.objects.filter(pool=pool)
+    assert lists.count() == 2 and all(lst.is_published for lst in lists)
+    assert not RatingList.objects.exclude(pool=pool).exists()  # no history, no list
+    latest = lists.order_by("-date").first()
+    assert latest is not None and latest.entries.count() == 3
+
+    demo.load()  # again: same pools, no second list
+    assert RatingList.objects.count() == 2
+    assert PlayerRating.objects.filter(pool=pool).count() == 3
