@@ -112,6 +112,8 @@ class Match(TimeControl):
                 condition=~Q(player1=models.F("player2")), name="match_two_different_players"
             )
         ]
+        # Rating pools read a discipline's matches in the order they finished.
+        indexes = [models.Index(fields=["discipline", "finished_at"])]
         verbose_name = _("match")
         verbose_name_plural = _("matches")
 

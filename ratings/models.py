@@ -68,12 +68,19 @@ class RatingChange(models.Model):
     """One player's rating change from one rated match (or one Glicko-2 period).
 
     Derived data: a recomputation deletes and rewrites millions of these rows
-    with COPY, so the player and match keys carry no database constraint
+    with COPY, so the pool, player and match keys carry no database constraint
     (checking them took most of a full recompute's time); the rows are
     rebuilt from confirmed matches whenever anything they derive from changes.
     """
 
-    pool = models.ForeignKey(RatingPool, on_delete=models.CASCADE, related_name="changes")
+    # Both composite indexes below start with the pool, so it needs no index of its own.
+    pool = models.ForeignKey(
+        RatingPool,
+        on_delete=models.CASCADE,
+        db_constraint=False,
+        db_index=False,
+        related_name="changes",
+    )
     player = models.ForeignKey(
         Player, on_delete=models.DO_NOTHING, db_constraint=False, related_name="rating_changes"
     )
