@@ -160,7 +160,7 @@ def record_turn(
 ) -> Recorded:
     """Record the next action of the current game; ``number`` must be the next turn number."""
     match = (
-        Match.objects.select_for_update()
+        Match.objects.select_for_update(of=("self",))
         .select_related("player1", "player2", "discipline")
         .get(pk=match.pk)
     )
@@ -319,7 +319,11 @@ def record_timeout(match: Match, *, by: Any, loser: int) -> Match:
 @transaction.atomic
 def request_undo(match: Match, *, by: Any) -> UndoRequest:
     """A player asks to take back the last live turn; the opponent must agree."""
-    match = Match.objects.select_for_update().select_related("player1", "player2").get(pk=match.pk)
+    match = (
+        Match.objects.select_for_update(of=("self",))
+        .select_related("player1", "player2")
+        .get(pk=match.pk)
+    )
     side = _player_side(by, match)
     if side is None:
         raise ValidationError(_("Only a player of the match can ask to undo a turn."))
@@ -331,7 +335,7 @@ def request_undo(match: Match, *, by: Any) -> UndoRequest:
 @transaction.atomic
 def agree_undo(request: UndoRequest, *, by: Any) -> Turn:
     match = (
-        Match.objects.select_for_update()
+        Match.objects.select_for_update(of=("self",))
         .select_related("player1", "player2")
         .get(pk=request.match_id)
     )
@@ -448,7 +452,7 @@ def submit_report(
 ) -> ResultReport:
     """A player reports the final score (optionally with the game log or a .mat file)."""
     match = (
-        Match.objects.select_for_update()
+        Match.objects.select_for_update(of=("self",))
         .select_related("player1", "player2", "discipline")
         .get(pk=match.pk)
     )
@@ -489,7 +493,7 @@ def submit_report(
 def _lock_open_report(report: ResultReport) -> tuple[ResultReport, Match]:
     report = ResultReport.objects.select_for_update().get(pk=report.pk)
     match = (
-        Match.objects.select_for_update()
+        Match.objects.select_for_update(of=("self",))
         .select_related("player1", "player2")
         .get(pk=report.match_id)
     )

@@ -166,7 +166,7 @@ def core_error(error: core.TournamentError) -> ValidationError:
 
 def _lock(tournament: Tournament) -> Tournament:
     locked = (
-        Tournament.objects.select_for_update()
+        Tournament.objects.select_for_update(of=("self",))
         .select_related("federation", "club", "discipline")
         .get(pk=tournament.pk)
     )
@@ -835,7 +835,7 @@ def pair_next_round(
 
 def _round_with_tournament(rnd: Round) -> Round:
     return (
-        Round.objects.select_for_update()
+        Round.objects.select_for_update(of=("self",))
         .select_related("tournament__federation", "tournament__club", "tournament__discipline")
         .get(pk=rnd.pk)
     )
@@ -1081,7 +1081,7 @@ def withdraw(entry: Entry, *, by: Any) -> Entry:
     permissions.require(by, "entry.change", entry)
     t = _lock(entry.tournament)
     _require_state(t, (*OPEN_STATES, TournamentState.RUNNING), _("Withdrawing"))
-    entry = Entry.objects.select_for_update().select_related("player").get(pk=entry.pk)
+    entry = Entry.objects.select_for_update(of=("self",)).select_related("player").get(pk=entry.pk)
     if entry.status == EntryStatus.WITHDRAWN:
         raise ValidationError(_("%(player)s has withdrawn already.") % {"player": entry.player})
     played = (
@@ -1124,7 +1124,7 @@ def forfeit(pairing: Pairing, *, by: Any, winner: int, reason: str) -> Pairing:
     """``winner`` (an entry id of the pairing) wins by forfeit; the match, if any, gets an
     override marked as a forfeit (games.services.override_result)."""
     p = (
-        Pairing.objects.select_for_update()
+        Pairing.objects.select_for_update(of=("self",))
         .select_related(
             "round__tournament__federation",
             "round__tournament__club",
@@ -1206,7 +1206,7 @@ def close_round(round: Round, *, by: Any) -> Round:
 def publish_standings(snapshot: StandingsSnapshot, *, by: Any) -> StandingsSnapshot:
     """Publish the standings and release the silent rounds they cover."""
     snap = (
-        StandingsSnapshot.objects.select_for_update()
+        StandingsSnapshot.objects.select_for_update(of=("self",))
         .select_related("tournament__federation", "tournament__club")
         .get(pk=snapshot.pk)
     )
