@@ -604,32 +604,29 @@ def round_pair(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect(console_url(tournament, f"round-{rnd.pk}"))
 
 
-@signed_in
-@require_POST
-def round_start(request: HttpRequest, pk: int, rid: int) -> HttpResponse:
+def _round_action(request: HttpRequest, pk: int, rid: int, action: Any, done: str) -> HttpResponse:
+    """Run a round service for the round of the posted form, unless the form is stale."""
     tournament = get_managed(request, pk)
     rnd = _round(tournament, rid)
     return _round_is_stale(request, tournament, rnd) or perform(
         request,
         tournament,
-        lambda: services.start_round(rnd, by=request.user),
-        _("%(round)s has started.") % {"round": round_label(_("Round %(number)d"), rnd)},
+        lambda: action(rnd, by=request.user),
+        done % {"round": round_label(_("Round %(number)d"), rnd)},
         f"round-{rnd.pk}",
     )
+
+
+@signed_in
+@require_POST
+def round_start(request: HttpRequest, pk: int, rid: int) -> HttpResponse:
+    return _round_action(request, pk, rid, services.start_round, _("%(round)s has started."))
 
 
 @signed_in
 @require_POST
 def round_close(request: HttpRequest, pk: int, rid: int) -> HttpResponse:
-    tournament = get_managed(request, pk)
-    rnd = _round(tournament, rid)
-    return _round_is_stale(request, tournament, rnd) or perform(
-        request,
-        tournament,
-        lambda: services.close_round(rnd, by=request.user),
-        _("%(round)s is closed.") % {"round": round_label(_("Round %(number)d"), rnd)},
-        f"round-{rnd.pk}",
-    )
+    return _round_action(request, pk, rid, services.close_round, _("%(round)s is closed."))
 
 
 @signed_in
