@@ -188,6 +188,10 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     },
 }
 
+# Webhooks may target loopback and private addresses only in development:
+# in production an organizer must not make the server call inside its network.
+WEBHOOK_ALLOW_PRIVATE_ADDRESSES = env_bool("WEBHOOK_ALLOW_PRIVATE_ADDRESSES", DEBUG)
+
 # A reported result not answered within this many hours becomes official.
 RESULT_CONFIRMATION_HOURS = env_int("RESULT_CONFIRMATION_HOURS", 48)
 

@@ -278,6 +278,10 @@ def _validate_settings(t: Tournament) -> None:
             )
     if t.webhook_url and not t.webhook_url.lower().startswith(("http://", "https://")):
         errors["webhook_url"] = _("A webhook address starts with http:// or https://.")
+    elif t.webhook_url:
+        problem = webhooks.literal_address_problem(t.webhook_url)
+        if problem:
+            errors["webhook_url"] = problem
     if errors:
         raise ValidationError(errors)
     _validate_lengths(t.match_lengths)

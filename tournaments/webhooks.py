@@ -22,12 +22,17 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import ipaddress
 import json
+import socket
 import urllib.error
+import urllib.parse
 import urllib.request
 from typing import Any
 
+from django.conf import settings
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from config.events import queue_on_commit
 from tournaments.models import Tournament, WebhookDelivery
@@ -81,6 +86,42 @@ def notify(tournament: Tournament, event: str, data: dict[str, Any]) -> WebhookD
     return delivery
 
 
+def _is_public(address: str) -> bool:
+    ip = ipaddress.ip_address(address.split("%")[0])
+    return ip.is_global and not ip.is_multicast
+
+
+def literal_address_problem(url: str) -> str | None:
+    """Why ``url`` may not be a webhook target, judged without DNS (for forms)."""
+    if settings.WEBHOOK_ALLOW_PRIVATE_ADDRESSES:
+        return None
+    host = (urllib.parse.urlsplit(url).hostname or "").lower()
+    if not host:
+        return _("The webhook address has no host.")
+    if host == "localhost" or host.endswith(".localhost"):
+        return _("A webhook cannot be sent to this server itself.")
+    try:
+        public = _is_public(host)
+    except ValueError:
+        return None  # a name: resolved and checked at delivery
+    return None if public else _("A webhook cannot be sent to a private or local address.")
+
+
+def resolved_address_problem(url: str) -> str | None:
+    """Why ``url`` may not be called now: every address its host resolves to must be public."""
+    problem = literal_address_problem(url)
+    if problem or settings.WEBHOOK_ALLOW_PRIVATE_ADDRESSES:
+        return problem
+    parts = urllib.parse.urlsplit(url)
+    try:
+        infos = socket.getaddrinfo(parts.hostname, parts.port or 443, proto=socket.IPPROTO_TCP)
+    except OSError as exc:
+        return f"cannot resolve {parts.hostname}: {exc}"
+    if not infos or not all(_is_public(str(info[4][0])) for info in infos):
+        return _("A webhook cannot be sent to a private or local address.")
+    return None
+
+
 class _NoRedirects(urllib.request.HTTPRedirectHandler):
     def redirect_request(self, *args: Any, **kwargs: Any) -> None:
         return None
@@ -106,6 +147,12 @@ def deliver(delivery: WebhookDelivery) -> bool:
         },
     )
     status: int | None = None
+    refused = resolved_address_problem(tournament.webhook_url)
+    if refused:
+        # Not retried: the address itself is not allowed.
+        delivery.error = str(refused)
+        delivery.save(update_fields=["error"])
+        return False
     error = ""
     try:
         with _opener.open(request, timeout=TIMEOUT_SECONDS) as response:

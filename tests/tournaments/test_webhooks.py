@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
+from django.core.exceptions import ValidationError
 
 from config.celery import app
 from tests.tournaments import builders
@@ -210,3 +211,37 @@ def test_no_url_no_delivery() -> None:
     assert not WebhookDelivery.objects.exists()
     with pytest.raises(ValueError):
         webhooks.notify(t, "round.finished", {})
+
+
+def test_production_refuses_private_targets_when_saved_and_when_sent(
+    receiver, event, eager, settings, django_capture_on_commit_callbacks
+) -> None:  # type: ignore[no-untyped-def]
+    """With private targets not allowed (production's default), an organizer cannot make
+    the server call inside its own network: refused on save, and never connected on send."""
+    t, admin = event  # saved while development allowed the local receiver
+    settings.WEBHOOK_ALLOW_PRIVATE_ADDRESSES = False
+    for url in (
+        "http://10.1.2.3/hook",
+        "http://localhost:9000/x",
+        "http://[::1]/x",
+        "http://169.254.169.254/",
+    ):
+        with pytest.raises(ValidationError) as refused:
+            services.update_tournament(t, by=admin, webhook_url=url)
+        assert "webhook_url" in refused.value.message_dict
+    rnd = services.pair_next_round(t, by=admin)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.start_round(rnd, by=admin)
+    assert receiver.requests == []  # nothing reached the local server
+    delivery = WebhookDelivery.objects.get(tournament=t)
+    assert delivery.status_code is None and "private or local" in delivery.error
+    assert delivery.attempts == 1  # an address that is not allowed is not retried
+
+
+def test_public_addresses_pass_the_literal_check(settings) -> None:
+    settings.WEBHOOK_ALLOW_PRIVATE_ADDRESSES = False
+    assert webhooks.literal_address_problem("https://203.0.113.9/hook") is not None  # TEST-NET
+    assert webhooks.literal_address_problem("https://8.8.8.8/hook") is None
+    assert (
+        webhooks.literal_address_problem("https://hooks.example.org/zary") is None
+    )  # checked on send
