@@ -36,6 +36,7 @@ from clubs import permissions
 from clubs.models import Club, Discipline, Federation, Player
 from clubs.services import audit, snapshot
 from games import services as games_services
+from ratings.queries import current_ratings
 from tournaments import adapters, core, webhooks
 from tournaments.models import (
     Entry,
@@ -209,14 +210,10 @@ def _unique_slug(federation: Federation, name: str, exclude: int | None = None) 
 
 
 def _ratings(tournament: Tournament, players: Sequence[Player]) -> dict[int, float]:
-    """Current ratings of the players in the tournament's federation and discipline,
-    from the ratings app when it offers them (else none: entries keep the rating given)."""
-    try:
-        from ratings.queries import current_ratings  # type: ignore[import-not-found]
-    except ImportError:
-        return {}
+    """Current ratings of the players in the tournament's federation and discipline
+    (players without one keep the rating given at entry)."""
     found = current_ratings(tournament.federation, tournament.discipline, [p.pk for p in players])
-    return {int(k): float(v) for k, v in (found or {}).items() if v is not None}
+    return {int(k): float(v) for k, v in found.items()}
 
 
 def _validate_lengths(value: Any) -> None:

@@ -392,3 +392,23 @@ def test_every_tie_break_in_the_organizers_order(world) -> None:  # type: ignore
     assert [r["score"] for r in snapshot.rows] == sorted(
         (r["score"] for r in snapshot.rows), reverse=True
     )
+
+
+def test_seeding_by_rating_reads_the_current_pool_ratings(world) -> None:  # type: ignore[no-untyped-def]
+    from clubs.models import FederationDiscipline
+    from ratings.models import PlayerRating, RatingPool
+
+    admin = world["admin"]
+    t = builders.tournament(
+        3, "single_elimination", federation=world["federation"], by=admin, start=False
+    )
+    entries = list(t.entries.order_by("id"))
+    rated = FederationDiscipline.objects.create(federation=t.federation, discipline=t.discipline)
+    pool = RatingPool.objects.create(rated_discipline=rated)
+    # The pool ranks the entries in the reverse of the order they were entered with.
+    for entry, rating in zip(entries, (1650.0, 1710.0, 1800.0), strict=True):
+        PlayerRating.objects.create(pool=pool, player=entry.player, rating=rating)
+    ordered = services.seed_entries(t, by=admin)
+    by_seed = sorted(ordered, key=lambda e: e.seed)
+    assert [e.pk for e in by_seed] == [entries[2].pk, entries[1].pk, entries[0].pk]
+    assert [e.rating for e in by_seed] == [1800.0, 1710.0, 1650.0]
