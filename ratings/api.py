@@ -32,7 +32,7 @@ from rest_framework.routers import BaseRouter
 from clubs import permissions
 from clubs.filters import IntegerFilter
 from clubs.models import Player
-from ratings import reads
+from ratings import queries
 from ratings.models import RatingChange, RatingList, RatingPool
 from ratings.serializers import (
     RatingChangeSerializer,
@@ -77,7 +77,7 @@ class RatingHistoryFilter(django_filters.FilterSet):
 
 def _published_lists(user: Any) -> QuerySet[RatingList]:
     return (
-        RatingList.objects.filter(published_at__isnull=False, pool__in=reads.visible_pools(user))
+        RatingList.objects.filter(published_at__isnull=False, pool__in=queries.visible_pools(user))
         .annotate(entry_count=Count("entries"))
         .order_by("-date", "id")
     )
@@ -96,7 +96,7 @@ class RatingPoolViewSet(viewsets.ReadOnlyModelViewSet):
     filterset_class = RatingPoolFilter
 
     def get_queryset(self) -> QuerySet[RatingPool]:
-        pools = reads.with_latest_list(reads.visible_pools(self.request.user))
+        pools = queries.with_latest_list(queries.visible_pools(self.request.user))
         return pools.order_by(
             "rated_discipline__federation__name", "rated_discipline__discipline__name", "id"
         )
@@ -134,7 +134,7 @@ class RatingListViewSet(viewsets.ReadOnlyModelViewSet):
     )
     def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         rating_list = self.get_object()
-        page = self.paginate_queryset(reads.list_entries(rating_list))
+        page = self.paginate_queryset(queries.list_entries(rating_list))
         entries = self.get_paginated_response(RatingListEntrySerializer(page, many=True).data)
         data = RatingListSerializer(rating_list, context=self.get_serializer_context()).data
         data["entries"] = entries.data
@@ -167,7 +167,7 @@ class RatingHistoryViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
         if not visible.exists():
             raise Http404("No such player.")
         return (
-            RatingChange.objects.filter(player_id=player_id, pool__in=reads.visible_pools(user))
+            RatingChange.objects.filter(player_id=player_id, pool__in=queries.visible_pools(user))
             .select_related("match", "match__player1", "match__player2")
             .order_by("played_at", "match_id", "pool_id", "pk")
         )

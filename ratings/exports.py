@@ -23,7 +23,7 @@ from django.utils import formats
 from django.utils.translation import gettext as _
 
 from clubs.csv_io import EXPORT_DELIMITER
-from ratings.reads import Row
+from ratings.queries import Row
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 

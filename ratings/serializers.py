@@ -10,7 +10,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from clubs.models import Player
-from ratings import reads
+from ratings import queries
 from ratings.models import RatingChange, RatingList, RatingListEntry, RatingPool
 
 
@@ -136,14 +136,14 @@ class RatingChangeSerializer(serializers.ModelSerializer):
     def get_opponent(self, change: RatingChange) -> Any:
         if change.matches != 1:
             return None
-        opponent = reads.opponent(change)
+        opponent = queries.opponent(change)
         return None if opponent is None else PlayerBriefSerializer(opponent).data
 
     @extend_schema_field(
         {"type": "string", "enum": ["won", "lost"], "nullable": True},
     )
     def get_result(self, change: RatingChange) -> str | None:
-        return reads.outcome(change) if change.matches == 1 else None
+        return queries.outcome(change) if change.matches == 1 else None
 
     @extend_schema_field(OpenApiTypes.INT)
     def get_match_length(self, change: RatingChange) -> int | None:

@@ -17,7 +17,7 @@ from django import template
 from django.utils import formats
 
 from clubs.models import Player
-from ratings import reads
+from ratings import queries
 
 register = template.Library()
 
@@ -48,4 +48,4 @@ def signed(value: float | None) -> str:
 def player_ratings(context: template.Context, player: Player) -> dict[str, Any]:
     request = context.get("request")
     user = getattr(request, "user", None)
-    return {"player": player, "ratings": reads.player_ratings(user, player)}
+    return {"player": player, "ratings": queries.player_ratings(user, player)}

@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 
 from clubs import permissions
 from clubs.models import FederationDiscipline, Player
-from ratings import charts, exports, queries, reads
+from ratings import charts, exports, queries
 from ratings.forms import PublishForm
 from ratings.models import RatingChange, RatingList, RatingPool
 from ratings.templatetags.rating_pages import rating as format_rating
@@ -40,10 +40,10 @@ def pool_page(
     """The rated discipline of a visible federation and its pool (None before the
     first rating): one query; 404 for an unknown or hidden one."""
     try:
-        link = reads.rated_discipline(request.user, slug, code)
+        link = queries.rated_discipline(request.user, slug, code)
     except FederationDiscipline.DoesNotExist:
         raise Http404(_("No such rating list.")) from None
-    return link, reads.pool_of(link)
+    return link, queries.pool_of(link)
 
 
 def _base_context(link: FederationDiscipline, pool: RatingPool | None) -> dict[str, Any]:
@@ -52,7 +52,7 @@ def _base_context(link: FederationDiscipline, pool: RatingPool | None) -> dict[s
         "federation": link.federation,
         "discipline": link.discipline,
         "pool": pool,
-        "glicko": reads.is_glicko(pool) if pool is not None else False,
+        "glicko": queries.is_glicko(pool) if pool is not None else False,
     }
 
 
@@ -61,13 +61,13 @@ def pool_list(request: HttpRequest, slug: str, code: str) -> HttpResponse:
     or while nothing is published."""
     link, pool = pool_page(request, slug, code)
     context = _base_context(link, pool)
-    latest = reads.latest_list(pool) if pool is not None else None
+    latest = queries.latest_list(pool) if pool is not None else None
     if pool is None:
         mode, rows = "none", []
     elif latest is not None and request.GET.get("live") != "1":
-        mode, rows = "published", reads.list_rows(latest)
+        mode, rows = "published", queries.list_rows(latest)
     else:
-        mode, rows = "live", reads.live_rows(pool, latest)
+        mode, rows = "live", queries.live_rows(pool, latest)
     can_publish = pool is not None and permissions.can(request.user, "rating_list.publish", pool)
     context.update(
         mode=mode,
@@ -83,7 +83,7 @@ def pool_list(request: HttpRequest, slug: str, code: str) -> HttpResponse:
 def archive(request: HttpRequest, slug: str, code: str) -> HttpResponse:
     link, pool = pool_page(request, slug, code)
     context = _base_context(link, pool)
-    context["lists"] = list(reads.published_lists(pool)) if pool is not None else []
+    context["lists"] = list(queries.published_lists(pool)) if pool is not None else []
     return render(request, "ratings/archive.html", context)
 
 
@@ -91,7 +91,7 @@ def _published(pool: RatingPool | None, date: datetime.date) -> RatingList:
     if pool is None:
         raise Http404(_("No list was published at this date."))
     try:
-        return reads.published_list(pool, date)
+        return queries.published_list(pool, date)
     except RatingList.DoesNotExist:
         raise Http404(_("No list was published at this date.")) from None
 
@@ -102,7 +102,7 @@ def list_detail(request: HttpRequest, slug: str, code: str, date: datetime.date)
     context = _base_context(link, pool)
     context.update(
         mode="archived",
-        rows=reads.list_rows(rating_list),
+        rows=queries.list_rows(rating_list),
         rating_list=rating_list,
         latest=None,
         can_publish=False,
@@ -112,9 +112,9 @@ def list_detail(request: HttpRequest, slug: str, code: str, date: datetime.date)
 
 
 def _file(
-    link: FederationDiscipline, pool: RatingPool, rows: list[reads.Row], label: str, fmt: str
+    link: FederationDiscipline, pool: RatingPool, rows: list[queries.Row], label: str, fmt: str
 ) -> HttpResponse:
-    glicko = reads.is_glicko(pool)
+    glicko = queries.is_glicko(pool)
     if fmt == "xlsx":
         title = f"{link.discipline.name} {label}"
         content = exports.xlsx_bytes(rows, glicko=glicko, title=title)
@@ -132,7 +132,7 @@ def list_export(
     """A published list as a CSV or XLSX file."""
     link, pool = pool_page(request, slug, code)
     rating_list = _published(pool, date)
-    return _file(link, pool, reads.list_rows(rating_list), date.isoformat(), fmt)
+    return _file(link, pool, queries.list_rows(rating_list), date.isoformat(), fmt)
 
 
 def live_export(request: HttpRequest, slug: str, code: str, fmt: str) -> HttpResponse:
@@ -140,7 +140,7 @@ def live_export(request: HttpRequest, slug: str, code: str, fmt: str) -> HttpRes
     link, pool = pool_page(request, slug, code)
     if pool is None:
         raise Http404(_("Nobody is rated in this discipline yet."))
-    rows = reads.live_rows(pool, reads.latest_list(pool))
+    rows = queries.live_rows(pool, queries.latest_list(pool))
     return _file(link, pool, rows, "live", fmt)
 
 
@@ -151,9 +151,9 @@ def _history_rows(changes: list[RatingChange]) -> list[dict[str, Any]]:
     return [
         {
             "change": change,
-            "opponent": reads.opponent(change),
-            "outcome": reads.outcome(change),
-            "score": reads.score(change),
+            "opponent": queries.opponent(change),
+            "outcome": queries.outcome(change),
+            "score": queries.score(change),
             "delta": change.rating_after - change.rating_before,
         }
         for change in changes
@@ -186,7 +186,7 @@ def _chart(player: Player, pool: RatingPool, rows: list[dict[str, Any]]) -> str:
                 label=_point_label(row, when),
             )
         )
-    summary = reads.summary([row["change"] for row in rows]) or {}
+    summary = queries.summary([row["change"] for row in rows]) or {}
     first = timezone.localtime(rows[0]["change"].played_at)
     last = timezone.localtime(rows[-1]["change"].played_at)
     title = _("Rating history of %(player)s: %(pool)s") % {"player": player, "pool": pool}
@@ -224,7 +224,7 @@ def history(request: HttpRequest, pk: int, pool_id: int) -> HttpResponse:
             reverse("ratings:history", args=[player.merged_into_id, pool_id])
         )
     try:
-        pool = reads.visible_pools(request.user).get(pk=pool_id)
+        pool = queries.visible_pools(request.user).get(pk=pool_id)
     except RatingPool.DoesNotExist:
         raise Http404(_("No such rating list.")) from None
     changes = list(queries.player_history(pool, player.pk))
@@ -236,10 +236,10 @@ def history(request: HttpRequest, pk: int, pool_id: int) -> HttpResponse:
         "link": link,
         "federation": link.federation,
         "discipline": link.discipline,
-        "glicko": reads.is_glicko(pool),
-        "current": reads.player_rating(player.pk, pool),
+        "glicko": queries.is_glicko(pool),
+        "current": queries.player_rating(player.pk, pool),
         "rows": rows,
-        "summary": reads.summary(changes),
+        "summary": queries.summary(changes),
         "chart": mark_safe(_chart(player, pool, rows)) if rows else "",  # escaped by charts.render
     }
     return render(request, "ratings/history.html", context)
