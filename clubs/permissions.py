@@ -448,19 +448,3 @@ def managed_players(user: Any) -> models.QuerySet[Player]:
         models.Q(federation_id__in=scope_ids(user, Role.FEDERATION_ADMIN, Federation))
         | models.Q(id__in=members.values("player_id"))
     )
-
-
-# --- Ratings (added for ratings.services).  ``pool`` is a ratings.RatingPool; this app
-# cannot import it, so the rules only follow ``pool.rated_discipline.federation``.
-
-
-@register("rating_list.publish")
-def _rating_list_publish(user: Any, pool: Any) -> bool:
-    """A federation's admins publish the rating lists of its pools."""
-    return is_federation_admin(user, pool.rated_discipline.federation)
-
-
-@register("rating_pool.recompute")
-def _rating_pool_recompute(user: Any, pool: Any) -> bool:
-    """A federation's admins may have its pools recomputed from scratch."""
-    return is_federation_admin(user, pool.rated_discipline.federation)

@@ -33,6 +33,7 @@ class RatingsConfig(AppConfig):
     def ready(self) -> None:
         from clubs.events import player_merged
         from games.events import result_confirmed
+        from ratings import permissions  # noqa: F401  (registers the rating rules)
 
         result_confirmed.subscribe(on_result_confirmed)
         player_merged.subscribe(on_player_merged)

@@ -1,0 +1,21 @@
+"""Every write action of the one permission policy has its role matrix somewhere."""
+
+from __future__ import annotations
+
+from clubs import permissions
+from tests.clubs import test_permissions as clubs_matrix
+from tests.games import test_permissions as games_matrix
+from tests.ratings import test_permissions as ratings_matrix
+from tests.tournaments import test_permissions as tournaments_matrix
+
+
+def test_every_registered_action_is_in_a_role_matrix() -> None:
+    covered = (
+        {action for action, _target in clubs_matrix.MATRIX}
+        | set(games_matrix.MATRIX)
+        | ratings_matrix.COVERED
+        | tournaments_matrix.COVERED
+    )
+    missing = set(permissions.actions()) - covered
+    assert not missing, f"actions without a role matrix: {sorted(missing)}"
+    assert not covered - set(permissions.actions()), "a matrix names an unregistered action"
