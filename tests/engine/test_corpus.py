@@ -235,7 +235,7 @@ def expect_error_at(text: str, line: int) -> MatError:
     return caught.value
 
 
-CORRUPTED = [*MAT_FILES[::2], MAT_FILES[-1]]  # Studio, Galaxy and GNU Backgammon records
+CORRUPTED = [*MAT_FILES[::2], *MAT_FILES[-1:]]  # Studio, Galaxy and GNU Backgammon records
 
 
 @pytest.mark.parametrize("path", CORRUPTED, ids=ids)
