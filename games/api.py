@@ -27,6 +27,7 @@ from clubs.serializers import service_errors
 from games import filters, queries, services
 from games.models import Match, ReportResponse, ResultReport, Turn
 from games.serializers import (
+    CancelSerializer,
     DecideSerializer,
     DisputeSerializer,
     GameSerializer,
@@ -160,6 +161,24 @@ class MatchViewSet(
         with service_errors():
             report = services.override_result(match, by=request.user, **given.validated_data)
         return Response(ReportSerializer(report, context={"request": request}).data)
+
+    @extend_schema(
+        summary="Cancel the match (organizers)",
+        description="Nobody wins it (both absent, paired by mistake); a confirmed result stops "
+        "counting in ratings and standings.  Reports and turns are kept; an override gives the "
+        "match a result again.",
+        request=CancelSerializer,
+        responses=MatchSerializer,
+    )
+    @action(detail=True, methods=["post"], filter_backends=[])
+    def cancel(self, request: Request, pk: str | None = None) -> Response:
+        match = self.get_object()
+        _require(request, "match.override", match)
+        given = CancelSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        with service_errors():
+            cancelled = services.cancel_match(match, by=request.user, **given.validated_data)
+        return Response(self.get_serializer(cancelled).data)
 
 
 @extend_schema_view(

@@ -380,6 +380,18 @@ class OverrideForm(_Prefixed):
     version = forms.IntegerField(widget=forms.HiddenInput, required=False)
 
 
+class CancelForm(_Prefixed):
+    kind = "cancel"
+
+    reason = forms.CharField(
+        label=_("Reason (kept with the match)"),
+        max_length=2000,
+        widget=forms.Textarea(attrs={"rows": 2}),
+    )
+    # The newest report the page showed (0 when there was none).
+    version = forms.IntegerField(widget=forms.HiddenInput, required=False)
+
+
 class TimeoutForm(forms.Form):
     loser = forms.TypedChoiceField(choices=[(1, "1"), (2, "2")], coerce=int)
     version = forms.IntegerField(widget=forms.HiddenInput, required=False)

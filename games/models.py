@@ -98,6 +98,9 @@ class Match(TimeControl):
     )
     forfeit = models.BooleanField(_("won by forfeit"), default=False)
     lost_on_time = models.BooleanField(_("lost on time"), default=False)
+    # Why the organizer cancelled the match (kept if a result is set on it later).
+    cancel_reason = models.TextField(_("reason for cancelling"), blank=True)
+    cancelled_at = models.DateTimeField(null=True, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )

@@ -75,6 +75,8 @@ class MatchSerializer(_ActingUser, serializers.ModelSerializer):
             "winner",
             "forfeit",
             "lost_on_time",
+            "cancel_reason",
+            "cancelled_at",
             "created_at",
             "started_at",
             "finished_at",
@@ -88,6 +90,8 @@ class MatchSerializer(_ActingUser, serializers.ModelSerializer):
             "winner",
             "forfeit",
             "lost_on_time",
+            "cancel_reason",
+            "cancelled_at",
             "created_at",
             "started_at",
             "finished_at",
@@ -274,6 +278,10 @@ class DecideSerializer(serializers.Serializer):
     reason = serializers.CharField(max_length=2000)
     score1 = serializers.IntegerField(min_value=0, required=False, allow_null=True)
     score2 = serializers.IntegerField(min_value=0, required=False, allow_null=True)
+
+
+class CancelSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=2000)
 
 
 class OverrideSerializer(serializers.Serializer):

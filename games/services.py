@@ -27,7 +27,7 @@ from engine import game as eg
 from engine.errors import EngineError
 from engine.notation import format_moves, parse_moves
 from games import adapters, scorecheck
-from games.events import result_confirmed
+from games.events import result_confirmed, result_withdrawn
 from games.models import (
     ClockMode,
     Game,
@@ -621,6 +621,50 @@ def override_result(
     return report
 
 
+@transaction.atomic
+def cancel_match(match: Match, *, by: Any, reason: str) -> Match:
+    """The organizer voids a match: nobody wins it (both absent, paired by mistake...).
+
+    Open and confirmed reports are superseded (kept, like every version), the
+    turns stay as a record, and a result the match had stops counting
+    (``result_withdrawn``).  An override later gives it a result again.
+    """
+    match = Match.objects.select_for_update().get(pk=match.pk)
+    permissions.require(by, "match.override", match)
+    if match.state == MatchState.CANCELLED:
+        raise ValidationError(_("The match %(match)s is cancelled already.") % {"match": match})
+    if not reason.strip():
+        raise ValidationError(_("Cancelling a match needs a written reason."))
+    had_result = match.result_status == ResultStatus.CONFIRMED
+    now = timezone.now()
+    match.reports.filter(
+        status__in=[ReportStatus.PENDING, ReportStatus.DISPUTED, ReportStatus.CONFIRMED]
+    ).update(status=ReportStatus.SUPERSEDED, decided_at=now)
+    match.undo_requests.filter(closed_at__isnull=True).update(closed_at=now)
+    match.state = MatchState.CANCELLED
+    match.result_status = ResultStatus.NONE
+    match.score1 = match.score2 = match.winner = None
+    match.forfeit = match.lost_on_time = False
+    match.cancel_reason = reason.strip()
+    match.cancelled_at = now
+    match.save(
+        update_fields=[
+            "state",
+            "result_status",
+            "score1",
+            "score2",
+            "winner",
+            "forfeit",
+            "lost_on_time",
+            "cancel_reason",
+            "cancelled_at",
+        ]
+    )
+    if had_result:
+        result_withdrawn.send(match_id=match.pk)
+    return match
+
+
 def _make_official(report: ResultReport, match: Match) -> None:
     report.status = ReportStatus.CONFIRMED
     report.decided_at = timezone.now()
@@ -630,8 +674,17 @@ def _make_official(report: ResultReport, match: Match) -> None:
     match.result_status = ResultStatus.CONFIRMED
     match.state = MatchState.FINISHED
     match.finished_at = match.finished_at or timezone.now()
+    match.cancelled_at = None  # an override gives a cancelled match its result
     match.save(
-        update_fields=["score1", "score2", "winner", "result_status", "state", "finished_at"]
+        update_fields=[
+            "score1",
+            "score2",
+            "winner",
+            "result_status",
+            "state",
+            "finished_at",
+            "cancelled_at",
+        ]
     )
     result_confirmed.send(match_id=match.pk)
 

@@ -24,6 +24,7 @@ urlpatterns = [
     path("matches/<int:pk>/timeout/", matches.match_timeout, name="match_timeout"),
     path("matches/<int:pk>/report/", reports.submit, name="match_report"),
     path("matches/<int:pk>/override/", reports.override, name="match_override"),
+    path("matches/<int:pk>/cancel/", reports.cancel, name="match_cancel"),
     path("reports/<int:pk>/confirm/", reports.confirm, name="report_confirm"),
     path("reports/<int:pk>/dispute/", reports.dispute, name="report_dispute"),
     path("reports/<int:pk>/decide/", reports.decide, name="report_decide"),

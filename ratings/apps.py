@@ -4,8 +4,9 @@ from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
 
 
-def on_result_confirmed(match_id: int) -> None:
-    """A result became official: update the ratings once the transaction commits."""
+def on_result_changed(match_id: int) -> None:
+    """A result became official, or stopped counting (its match was cancelled): bring
+    the pools up to date with it once the transaction commits."""
     from config.events import queue_on_commit
     from ratings import tasks
 
@@ -32,8 +33,9 @@ class RatingsConfig(AppConfig):
 
     def ready(self) -> None:
         from clubs.events import player_merged
-        from games.events import result_confirmed
+        from games.events import result_confirmed, result_withdrawn
         from ratings import permissions  # noqa: F401  (registers the rating rules)
 
-        result_confirmed.subscribe(on_result_confirmed)
+        result_confirmed.subscribe(on_result_changed)
+        result_withdrawn.subscribe(on_result_changed)
         player_merged.subscribe(on_player_merged)

@@ -5,7 +5,8 @@ Rows become the core's plain types here, and nowhere else:
 * an ``Entry`` row is a ``core.Entry`` with the same id (seed, rating, withdrawn);
 * a decided ``Pairing`` is a ``core.MatchResult`` numbered with its round:
   a bye (no second entry), a forfeit (``forfeit_winner`` set, or the match
-  was won by forfeit) or the confirmed result of its ``games.Match`` (the
+  was won by forfeit), a double forfeit (``BOTH_FORFEITED``, while its match,
+  if any, stays cancelled) or the confirmed result of its ``games.Match`` (the
   official score, never a pending report);
 * a bracket is rebuilt from the draw (entries by seed, fixed when the
   tournament started) and the recorded results are replayed on it in the
@@ -28,9 +29,17 @@ from dataclasses import dataclass
 
 from django.db.models import QuerySet
 
-from games.models import ResultStatus
+from games.models import MatchState, ResultStatus
 from tournaments import core
-from tournaments.models import Entry, EntryStatus, Format, Pairing, Round, Tournament
+from tournaments.models import (
+    BOTH_FORFEITED,
+    Entry,
+    EntryStatus,
+    Format,
+    Pairing,
+    Round,
+    Tournament,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -88,15 +97,27 @@ def pairing_rows(tournament: Tournament, flight: str | None = None) -> QuerySet[
 
 def pairing_outcome(pairing: Pairing) -> tuple[int | None, bool] | None:
     """(winning side 1/2, forfeit) of a decided pairing, (None, False) for a bye,
-    None while undecided."""
+    (None, True) when both forfeited, None while undecided."""
     if pairing.entry2_id is None:
         return None, False
     if pairing.forfeit_winner in (1, 2):
         return pairing.forfeit_winner, True
     match = pairing.match
+    if pairing.forfeit_winner == BOTH_FORFEITED and (
+        match is None or match.state == MatchState.CANCELLED
+    ):
+        # A result set on the match later (an override) takes over.
+        return None, True
     if match is not None and match.result_status == ResultStatus.CONFIRMED and match.winner:
         return match.winner, bool(match.forfeit)
     return None
+
+
+def is_knockout(tournament: Tournament, flight: str) -> bool:
+    """Whether ``flight`` is a bracket: someone has to go through each of its matches."""
+    return tournament.format in BRACKET_FORMATS or (
+        flight == "main" and tournament.format == Format.GROUPS_KNOCKOUT
+    )
 
 
 def is_decided(pairing: Pairing) -> bool:
@@ -112,7 +133,7 @@ def match_result(pairing: Pairing, number: int | None = None) -> core.MatchResul
     if pairing.entry2_id is None:
         return core.MatchResult.bye_for(rnd, pairing.entry1_id)
     side, forfeit = outcome
-    winner = pairing.entry1_id if side == 1 else pairing.entry2_id
+    winner = {1: pairing.entry1_id, 2: pairing.entry2_id}.get(side or 0)
     match = pairing.match
     points1 = points2 = 0
     if match is not None and not forfeit and match.score1 is not None:

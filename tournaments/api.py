@@ -401,7 +401,8 @@ class PairingViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.
     @extend_schema(
         summary="Record a forfeit (managers)",
         description="The winner (an entry id of the pairing) wins by forfeit; the match gets "
-        "an override marked as a forfeit.",
+        "an override marked as a forfeit.  A null winner: both forfeit (a loss for each, the "
+        "match cancelled); refused in a knock-out bracket.",
         request=ForfeitSerializer,
     )
     @action(detail=True, methods=["post"], filter_backends=[])

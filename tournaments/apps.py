@@ -9,12 +9,20 @@ def _on_result_confirmed(match_id: int) -> None:
     services.on_result_confirmed(match_id)
 
 
+def _on_result_withdrawn(match_id: int) -> None:
+    """A pairing's match was cancelled: its result no longer counts in the standings."""
+    from tournaments import services
+
+    services.on_result_withdrawn(match_id)
+
+
 class TournamentsConfig(AppConfig):
     name = "tournaments"
     verbose_name = _("Tournaments")
 
     def ready(self) -> None:
-        from games.events import result_confirmed
+        from games.events import result_confirmed, result_withdrawn
         from tournaments import permissions  # noqa: F401  (registers the tournament rules)
 
         result_confirmed.subscribe(_on_result_confirmed)
+        result_withdrawn.subscribe(_on_result_withdrawn)

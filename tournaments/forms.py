@@ -592,13 +592,24 @@ class ForfeitForm(forms.Form):
         widget=forms.TextInput(attrs={"placeholder": _("For example: did not appear")}),
     )
 
-    def __init__(self, *args: Any, pairing: Any, **kwargs: Any) -> None:
+    # The "winner" value when both forfeit (entry ids start at 1).
+    BOTH = 0
+
+    def __init__(self, *args: Any, pairing: Any, allow_both: bool, **kwargs: Any) -> None:
         kwargs.setdefault("auto_id", f"id_forfeit{pairing.pk}_%s")
         super().__init__(*args, **kwargs)
-        self.fields["winner"].choices = [
+        choices: list[tuple[int, str]] = [
             (pairing.entry1_id, str(pairing.entry1.player)),
             (pairing.entry2_id, str(pairing.entry2.player)),
         ]
+        if allow_both:  # not in a bracket, where one of them has to go through
+            choices.append((self.BOTH, str(_("Neither: both forfeit"))))
+        self.fields["winner"].choices = choices
+
+    def winner_entry(self) -> int | None:
+        """The winning entry's id, or None when both forfeit."""
+        winner: int = self.cleaned_data["winner"]
+        return None if winner == self.BOTH else winner
 
 
 # --- Staff

@@ -228,6 +228,11 @@ class Round(models.Model):
         return f"{self.tournament} {self.flight} R{self.number}"
 
 
+# ``Pairing.forfeit_winner`` when both players forfeit (both absent, or both withdrawn):
+# a loss for each, outside brackets only (a bracket needs someone to go through).
+BOTH_FORFEITED = 0
+
+
 class Pairing(models.Model):
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="pairings")
     table = models.PositiveSmallIntegerField(_("table"))
@@ -241,6 +246,7 @@ class Pairing(models.Model):
     match = models.OneToOneField(
         Match, on_delete=models.SET_NULL, null=True, blank=True, related_name="pairing"
     )
+    # The side (1/2) that won by forfeit, BOTH_FORFEITED, or empty.
     forfeit_winner = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:

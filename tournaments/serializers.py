@@ -352,7 +352,13 @@ class PairingSerializer(_ActingUser, serializers.ModelSerializer):
 
 
 class ForfeitSerializer(serializers.Serializer):
-    winner = serializers.IntegerField(help_text=_("The entry id of the player who wins."))
+    winner = serializers.IntegerField(
+        allow_null=True,
+        help_text=_(
+            "The entry id of the player who wins; null when both forfeit (a loss for each, "
+            "not in a knock-out bracket)."
+        ),
+    )
     reason = serializers.CharField()
 
 

@@ -18,6 +18,7 @@ organizer releases them (``publish_standings``).
 
 from __future__ import annotations
 
+import copy
 import datetime
 import logging
 from collections import Counter
@@ -36,9 +37,11 @@ from clubs import permissions
 from clubs.models import Club, Discipline, Federation, Player
 from clubs.services import audit, snapshot
 from games import services as games_services
+from games.models import MatchState
 from ratings.queries import current_ratings
 from tournaments import adapters, core, webhooks
 from tournaments.models import (
+    BOTH_FORFEITED,
     Entry,
     EntryStatus,
     Format,
@@ -804,9 +807,7 @@ def pair_next_round(
     )
     status = {e.pk: e.status for e in entries}
     withdrawn = {pk for pk, s in status.items() if s == EntryStatus.WITHDRAWN}
-    bracket = t.format in adapters.BRACKET_FORMATS or (
-        flight == "main" and t.format == Format.GROUPS_KNOCKOUT
-    )
+    bracket = adapters.is_knockout(t, flight)
     pairings = []
     matches = [p for p in plan if p[1] is not None]
     byes = [p for p in plan if p[1] is None]
@@ -814,7 +815,7 @@ def pair_next_round(
         forfeit: int | None = None
         if b is not None and (a in withdrawn or b in withdrawn):
             if a in withdrawn and b in withdrawn:
-                forfeit = 1 if bracket else 0
+                forfeit = 1 if bracket else BOTH_FORFEITED
             else:
                 forfeit = 2 if a in withdrawn else 1
         pairings.append(
@@ -1059,20 +1060,23 @@ def set_silent(round: Round, silent: bool, *, by: Any) -> Round:
 
 
 def _forfeit_pairing(pairing: Pairing, winner_side: int, *, by: Any, reason: str) -> None:
-    """Record a forfeit win (through the match's override when there is a match)."""
-    if pairing.match_id is not None:
-        match = pairing.match
-        assert match is not None
+    """Record a forfeit win (through the match's override when there is a match), or
+    with ``BOTH_FORFEITED`` a loss for both (the match, if any, is cancelled)."""
+    match = pairing.match if pairing.match_id is not None else None
+    if match is not None and winner_side != BOTH_FORFEITED:
         score = (match.length, 0) if winner_side == 1 else (0, match.length)
         games_services.override_result(
             match, by=by, score1=score[0], score2=score[1], reason=reason, forfeit=True
         )
         pairing.forfeit_winner = winner_side
         pairing.save(update_fields=["forfeit_winner"])
-    else:
-        pairing.forfeit_winner = winner_side
-        pairing.save(update_fields=["forfeit_winner"])
-        _result_recorded(pairing)
+        return
+    if match is not None and match.state != MatchState.CANCELLED:
+        games_services.cancel_match(match, by=by, reason=reason)
+        match.state = MatchState.CANCELLED
+    pairing.forfeit_winner = winner_side
+    pairing.save(update_fields=["forfeit_winner"])
+    _result_recorded(pairing)
 
 
 @transaction.atomic
@@ -1121,9 +1125,11 @@ def withdraw(entry: Entry, *, by: Any) -> Entry:
 
 
 @transaction.atomic
-def forfeit(pairing: Pairing, *, by: Any, winner: int, reason: str) -> Pairing:
+def forfeit(pairing: Pairing, *, by: Any, winner: int | None, reason: str) -> Pairing:
     """``winner`` (an entry id of the pairing) wins by forfeit; the match, if any, gets an
-    override marked as a forfeit (games.services.override_result)."""
+    override marked as a forfeit (games.services.override_result).  ``winner`` None:
+    both forfeit (neither came), a loss for each and the match cancelled; not in a
+    bracket, where someone has to go through."""
     p = (
         Pairing.objects.select_for_update(of=("self",))
         .select_related(
@@ -1144,22 +1150,24 @@ def forfeit(pairing: Pairing, *, by: Any, winner: int, reason: str) -> Pairing:
         )
     if p.round.state == RoundState.CLOSED:
         raise ValidationError(_("Round %(number)d is closed.") % {"number": p.round.number})
-    if winner not in (p.entry1_id, p.entry2_id):
+    if winner is not None and winner not in (p.entry1_id, p.entry2_id):
         raise ValidationError(
             _("The winner of a forfeit at table %(table)d is one of its two players.")
             % {"table": p.table}
         )
+    if winner is None and adapters.is_knockout(t, p.round.flight):
+        raise ValidationError(
+            _(
+                "Table %(table)d is a knock-out match: one of its players has to go through, "
+                "so award it to one of them."
+            )
+            % {"table": p.table}
+        )
     if not reason.strip():
         raise ValidationError(_("A forfeit needs a written reason."))
-    side = 1 if winner == p.entry1_id else 2
-    if (
-        p.slot
-        and adapters.is_decided(p)
-        and (
-            t.format in adapters.BRACKET_FORMATS
-            or (p.round.flight == "main" and t.format == Format.GROUPS_KNOCKOUT)
-        )
-    ):
+    sides = {p.entry1_id: 1, p.entry2_id: 2}
+    side = BOTH_FORFEITED if winner is None else sides[winner]
+    if p.slot and adapters.is_decided(p) and adapters.is_knockout(t, p.round.flight):
         bracket = adapters.load_bracket(t)
         later = _downstream_slots(bracket, p.slot) if p.slot in bracket.matches else set()
         if Pairing.objects.filter(round__tournament=t, slot__in=later).exists():
@@ -1257,12 +1265,24 @@ def on_result_confirmed(match_id: int) -> None:
         _result_recorded(pairing)
 
 
+def on_result_withdrawn(match_id: int) -> None:
+    """A pairing's match was cancelled (games.events.result_withdrawn): its result no
+    longer counts, so the standings are asked for again."""
+    tournament_id = (
+        Pairing.objects.filter(match_id=match_id).values_list("round__tournament_id", flat=True)
+    ).first()
+    if tournament_id is not None:
+        request_standings(tournament_id)
+
+
 def _result_recorded(pairing: Pairing) -> None:
     rnd = pairing.round
     request_standings(rnd.tournament_id)
     if rnd.silent:
         return
     match = pairing.match
+    # winner None with forfeit: both forfeited.
+    side, forfeit = adapters.pairing_outcome(pairing) or (None, False)
     webhooks.notify(
         rnd.tournament,
         webhooks.RESULT_CONFIRMED,
@@ -1275,10 +1295,8 @@ def _result_recorded(pairing: Pairing) -> None:
             "match": pairing.match_id,
             "score1": match.score1 if match is not None else None,
             "score2": match.score2 if match is not None else None,
-            "winner": (pairing.forfeit_winner or (match.winner if match is not None else None)),
-            "forfeit": bool(
-                pairing.forfeit_winner is not None or (match is not None and match.forfeit)
-            ),
+            "winner": side,
+            "forfeit": forfeit,
         },
     )
 
@@ -1446,12 +1464,46 @@ def bracket_rows(
     return out
 
 
-def standings_rows(tournament: Tournament) -> tuple[list[dict[str, Any]], list[str], str]:
-    """(rows, tie-breaks used, digest of the inputs) of the tournament's standings now."""
+def _as_after(
+    t: Tournament, entries: list[Entry], pairings: list[Pairing], count: int
+) -> tuple[list[Entry], list[Pairing]]:
+    """The entries and pairings as they stood once the first ``count`` rounds were
+    played (in all flights, in the order they started): later rounds' pairings
+    left out, late entries not yet paired left out, a withdrawal made later undone."""
+    rounds = set(
+        Round.objects.filter(tournament=t, state__in=PLAYED_ROUND_STATES)
+        .order_by("started_at", "id")
+        .values_list("pk", flat=True)[:count]
+    )
+    pairings = [p for p in pairings if p.round_id in rounds]
+    paired = {e for p in pairings for e in (p.entry1_id, p.entry2_id)}
+    then = []
+    for e in entries:
+        if e.late and e.pk not in paired:
+            continue
+        if e.status == EntryStatus.WITHDRAWN and (e.withdrawn_after_round or 0) > count:
+            e = copy.copy(e)
+            e.status = EntryStatus.CHECKED_IN
+        then.append(e)
+    return then, pairings
+
+
+def standings_rows(
+    tournament: Tournament,
+    *,
+    entries: list[Entry] | None = None,
+    pairings: list[Pairing] | None = None,
+    after: int | None = None,
+) -> tuple[list[dict[str, Any]], list[str], str]:
+    """(rows, tie-breaks used, digest of the inputs) of the tournament's standings now,
+    or after its first ``after`` rounds played.  ``entries`` and ``pairings``: the
+    tournament's rows when the caller has them loaded already."""
     t = tournament
-    entries = adapters.entry_rows(t)
+    entries = adapters.entry_rows(t) if entries is None else entries
+    pairings = list(adapters.pairing_rows(t)) if pairings is None else pairings
+    if after is not None:
+        entries, pairings = _as_after(t, entries, pairings, after)
     by_id = {e.pk: e for e in entries}
-    pairings = list(adapters.pairing_rows(t))
     all_results = adapters.results(pairings)
     key = adapters.digest(
         t.format,
@@ -1516,12 +1568,31 @@ def compute_standings(tournament: Tournament) -> StandingsSnapshot:
     Idempotent: the snapshot keeps a digest of its inputs and is left untouched
     when nothing changed.  Published at once when the tournament publishes its
     standings and no round is silent; otherwise it waits for the organizer.
+    A result corrected in an earlier round also corrects the earlier snapshots
+    (their publication, if any, stands; only the latest one is announced).
     """
     t = Tournament.objects.select_related("federation", "club", "discipline").get(pk=tournament.pk)
     after = _played_rounds(t)
+    entries = adapters.entry_rows(t)
+    pairings = list(adapters.pairing_rows(t))
+    earlier = StandingsSnapshot.objects.filter(tournament=t, after_round__lt=after)
+    for count, stored in list(earlier.values_list("after_round", "results_digest")):
+        try:
+            rows, tie_breaks, key = standings_rows(
+                t, entries=entries, pairings=pairings, after=count
+            )
+        except core.TournamentError as error:
+            logger.warning("standings of tournament %s after %s: %s", t.pk, count, error)
+            continue
+        if key != stored:
+            StandingsSnapshot.objects.filter(tournament=t, after_round=count).update(
+                rows=rows, tie_breaks=tie_breaks, results_digest=key, computed_at=timezone.now()
+            )
     existing = StandingsSnapshot.objects.filter(tournament=t, after_round=after).first()
     try:
-        rows, tie_breaks, key = standings_rows(t)
+        # The played rounds only: a bye or forfeit set in a round not started yet
+        # counts once that round is played.
+        rows, tie_breaks, key = standings_rows(t, entries=entries, pairings=pairings, after=after)
     except core.TournamentError as error:
         raise core_error(error) from error
     if existing is not None and existing.results_digest == key:

@@ -21,6 +21,7 @@ from clubs.forms import add_service_errors
 from clubs.views.accounts import signed_in
 from games import exports, queries, services
 from games.forms import (
+    CancelForm,
     ConfirmForm,
     DecideForm,
     DisputeForm,
@@ -155,12 +156,17 @@ def match_context(request: HttpRequest, match: Match, **bound: Any) -> dict[str,
         and permissions.can(user, "match.arbitrate", match)
     ):
         context["decide_form"] = bound.get("decide_form") or DecideForm(initial=versioned)
-    if permissions.can(user, "match.override", match) and match.state != MatchState.CANCELLED:
+    if permissions.can(user, "match.override", match):
+        # A cancelled match may be given a result again (an override restores it).
         current = confirmed or open_report
         initial = {"version": _newest_report_id(match)}
         if current is not None:
             initial |= {"score1": current.score1, "score2": current.score2}
         context["override_form"] = bound.get("override_form") or OverrideForm(initial=initial)
+        if match.state != MatchState.CANCELLED:
+            context["cancel_form"] = bound.get("cancel_form") or CancelForm(
+                initial={"version": _newest_report_id(match)}
+            )
     if (
         match.clock_mode != ClockMode.NONE
         and match.state in (MatchState.SCHEDULED, MatchState.PLAYING)

@@ -21,7 +21,15 @@ from clubs import permissions
 from clubs.forms import add_service_errors
 from clubs.views.accounts import signed_in
 from games import queries, services
-from games.forms import ConfirmForm, DecideForm, DisputeForm, OverrideForm, ReportForm, game_rows
+from games.forms import (
+    CancelForm,
+    ConfirmForm,
+    DecideForm,
+    DisputeForm,
+    OverrideForm,
+    ReportForm,
+    game_rows,
+)
 from games.models import ResultReport
 from games.views.matches import _newest_report_id, get_match, render_match
 
@@ -208,6 +216,28 @@ def override(request: HttpRequest, pk: int) -> HttpResponse:
         add_service_errors(form, error)
         return render_match(request, match, status=400, override_form=form)
     messages.success(request, _("The result has been overridden."))
+    return redirect("games:match", pk=match.pk)
+
+
+@signed_in
+@require_POST
+def cancel(request: HttpRequest, pk: int) -> HttpResponse:
+    """An organizer voids the match with a written reason."""
+    match = get_match(request, pk)
+    if not permissions.can(request.user, "match.override", match):
+        raise PermissionDenied(_("Only the organizer may cancel a match."))
+    form = CancelForm(request.POST)
+    if not form.is_valid():
+        return render_match(request, match, status=400, cancel_form=form)
+    if (form.cleaned_data.get("version") or 0) != _newest_report_id(match):
+        messages.error(request, _("The result changed meanwhile; check the current version below."))
+        return redirect("games:match", pk=match.pk)
+    try:
+        services.cancel_match(match, by=request.user, reason=form.cleaned_data["reason"])
+    except ValidationError as error:
+        add_service_errors(form, error)
+        return render_match(request, match, status=400, cancel_form=form)
+    messages.success(request, _("The match has been cancelled."))
     return redirect("games:match", pk=match.pk)
 
 

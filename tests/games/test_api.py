@@ -306,6 +306,7 @@ def test_the_schema_documents_the_endpoints(client) -> None:
         "/api/matches/{id}/games/",
         "/api/matches/{id}/turns/",
         "/api/matches/{id}/override/",
+        "/api/matches/{id}/cancel/",
         "/api/reports/",
         "/api/reports/{id}/confirm/",
         "/api/reports/{id}/dispute/",

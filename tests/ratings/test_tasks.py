@@ -13,10 +13,12 @@ from django.db import IntegrityError, OperationalError, connection, connections
 
 from clubs.events import player_merged
 from config.celery import app as celery_app
-from games.events import result_confirmed
+from games import services as games_services
+from games.events import result_confirmed, result_withdrawn
 from ratings import services, tasks
-from ratings.apps import on_player_merged, on_result_confirmed
+from ratings.apps import on_player_merged, on_result_changed
 from ratings.models import PlayerRating, RatingChange, RatingList
+from tests.factories import UserFactory
 from tests.ratings.test_services import (
     BASE,
     confirmed,
@@ -32,7 +34,8 @@ pytestmark = pytest.mark.django_db
 
 
 def test_the_app_subscribes_to_results_and_merges() -> None:
-    assert on_result_confirmed in result_confirmed.receivers
+    assert on_result_changed in result_confirmed.receivers
+    assert on_result_changed in result_withdrawn.receivers
     assert on_player_merged in player_merged.receivers
 
 
@@ -50,6 +53,30 @@ def test_a_confirmed_result_queues_the_update_on_commit(
     assert not RatingChange.objects.exists()  # nothing before the commit
     callbacks[0]()
     assert RatingChange.objects.filter(pool=pool, match=match).count() == 2
+
+
+@pytest.mark.usefixtures("eager")
+def test_cancelling_a_rated_match_takes_it_out_of_the_ratings(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    rated = rated_discipline()
+    pool = pool_of(rated)
+    one, two, three = players_of(rated, 3)
+    first = confirmed(one, two, at=BASE, rated=rated)
+    second = confirmed(one, three, at=BASE + dt.timedelta(days=1), rated=rated)
+    services.recompute_pool(pool)
+    assert RatingChange.objects.filter(pool=pool).count() == 4
+    organizer = UserFactory(is_superuser=True)
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        games_services.cancel_match(first, by=organizer, reason="Both absent; entered in error.")
+    assert len(callbacks) == 1
+    assert set(RatingChange.objects.filter(pool=pool).values_list("match_id", flat=True)) == {
+        second.pk
+    }
+    # The same ratings as a pool that never saw the cancelled match.
+    after = rating_values(pool)
+    services.recompute_pool(pool)
+    assert rating_values(pool) == after
 
 
 def test_update_task_reports_what_it_did_and_is_idempotent() -> None:

@@ -320,7 +320,9 @@ def _pairing_rows(tournament: Tournament, rounds: list[Round]) -> None:
             if (
                 rnd.state == RoundState.STARTED and not pairing.is_bye and not pairing.confirmed  # type: ignore[attr-defined]
             ):
-                pairing.forfeit_form = ForfeitForm(pairing=pairing)  # type: ignore[attr-defined]
+                pairing.forfeit_form = ForfeitForm(  # type: ignore[attr-defined]
+                    pairing=pairing, allow_both=not adapters.is_knockout(tournament, rnd.flight)
+                )
 
 
 def console_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any]:
@@ -705,23 +707,33 @@ def forfeit(request: HttpRequest, pk: int, pid: int) -> HttpResponse:
     )
     if pairing is None or pairing.is_bye:
         raise Http404(_("No such pairing."))
-    form = ForfeitForm(request.POST, pairing=pairing)
+    form = ForfeitForm(
+        request.POST,
+        pairing=pairing,
+        allow_both=not adapters.is_knockout(tournament, pairing.round.flight),
+    )
     if not form.is_valid():
         for field, errors in form.errors.items():
             for text in errors:
                 label = form.fields[field].label if field in form.fields else ""
                 messages.error(request, f"{label}: {text}" if label else text)
         return redirect(console_url(tournament, f"round-{pairing.round_id}"))
-    winner = form.cleaned_data["winner"]
-    name = pairing.entry1.player if winner == pairing.entry1_id else pairing.entry2.player
+    winner = form.winner_entry()
+    if winner is None:
+        done = _("Table %(table)d: both players forfeit.") % {"table": pairing.table}
+    else:
+        name = pairing.entry1.player if winner == pairing.entry1_id else pairing.entry2.player
+        done = _("Table %(table)d: %(player)s wins by forfeit.") % {
+            "table": pairing.table,
+            "player": name,
+        }
     return perform(
         request,
         tournament,
         lambda: services.forfeit(
             pairing, by=request.user, winner=winner, reason=form.cleaned_data["reason"]
         ),
-        _("Table %(table)d: %(player)s wins by forfeit.")
-        % {"table": pairing.table, "player": name},
+        done,
         f"round-{pairing.round_id}",
     )
 
