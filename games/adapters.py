@@ -24,7 +24,7 @@ from engine.notation import parse_moves
 from engine.scoring import ScoringPreset, get_preset, preset_from_dict
 from engine.variants import Opening, get_variant
 from games import scorecheck
-from games.models import Game, Match, Turn, TurnKind
+from games.models import Game, GameEnd, Match, Turn, TurnKind
 
 
 def side_of(player_number: int) -> int:
@@ -64,9 +64,15 @@ def result_of(game: Game) -> eg.GameResult:
 
 
 def engine_match(match: Match, finished_games: Iterable[Game]) -> em.Match:
-    """The engine's view of the match so far: score, Crawford, winner."""
+    """The engine's view of the match so far: score, Crawford, winner.
+
+    A game lost on time scores nothing by itself (the timeout awards the whole
+    match, see games.services.record_timeout), so it is left out here.
+    """
     record = em.Match(rules_for(match), length=match.length)
     for game in finished_games:
+        if game.end == GameEnd.TIME:
+            continue
         record = record.record(result_of(game))
     return record
 

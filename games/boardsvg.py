@@ -16,7 +16,7 @@ lists indexed by side hold player 1 first.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from engine.board import BAR, OFF, Position
 from engine.variants import Variant
@@ -136,7 +136,12 @@ def layout(variant: Variant, viewer: int) -> dict[str, Any]:
 
 
 def locations(variant: Variant, position: Position) -> dict[str, Any]:
-    """Both sides' checkers by absolute location, with their bar and off counts."""
+    """Both sides' checkers by absolute location, with their bar and off counts.
+
+    ``pinned`` (Plakoto, empty elsewhere) lists by side the absolute locations
+    where that side's lone checker is pinned under the opponent's: the page
+    draws it at the bottom of the point.
+    """
     points = [[0, 0] for _ in range(24)]
     for side in (0, 1):
         row = position.sides[side]
@@ -144,9 +149,13 @@ def locations(variant: Variant, position: Position) -> dict[str, Any]:
         for q in range(1, 25):
             if row[q]:
                 points[path[q - 1]][side] += row[q]
+    pins = cast(tuple[tuple[int, ...], tuple[int, ...]], position.get("pinned") or ((), ()))
     return {
         "points": points,
         "bar": [position.sides[0][BAR], position.sides[1][BAR]],
         "off": [position.sides[0][OFF], position.sides[1][OFF]],
         "pips": [position.pips(0), position.pips(1)],
+        "pinned": [
+            sorted(variant.geometry.paths[side][q - 1] for q in pins[side]) for side in (0, 1)
+        ],
     }

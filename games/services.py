@@ -26,7 +26,7 @@ from clubs.models import Discipline, Federation, Player
 from engine import game as eg
 from engine.errors import EngineError
 from engine.notation import format_moves, parse_moves
-from games import adapters, scorecheck
+from games import adapters, clocks, scorecheck
 from games.events import result_confirmed, result_withdrawn
 from games.models import (
     ClockMode,
@@ -183,6 +183,8 @@ def record_turn(
     except EngineError as error:
         raise RecordingError(error, expected) from error
     side = adapters.player_of(new_state.starter if kind == TurnKind.OPENING else actor)  # type: ignore[arg-type]
+    if match.clock_mode != ClockMode.NONE and clock == (None, None):
+        clock = _charged_clock(match, live, side, kind)
     try:
         with transaction.atomic():
             turn = Turn.objects.create(
@@ -207,6 +209,28 @@ def record_turn(
     if new_state.finished:
         _close_game(match, game, new_state.result)  # type: ignore[arg-type]
     return Recorded(turn=turn, state=new_state, game=game)
+
+
+def _charged_clock(
+    match: Match, live: Sequence[Turn], side: int, kind: str
+) -> tuple[int | None, int | None]:
+    """Both reserves once this turn is recorded: the time since the game's previous
+    turn is charged to ``side`` (games.clocks).  The opening roll charges nobody."""
+    before = Turn.objects.filter(game__match=match, undone_at__isnull=True).order_by(
+        "-game__number", "-number"
+    )
+    reserve = match.clock_reserve_ms()
+    stored = [
+        before.filter(clock1_ms__isnull=False).values_list("clock1_ms", flat=True).first(),
+        before.filter(clock2_ms__isnull=False).values_list("clock2_ms", flat=True).first(),
+    ]
+    values = [reserve if ms is None else ms for ms in stored]
+    if kind != TurnKind.OPENING and live:
+        elapsed = int((timezone.now() - live[-1].recorded_at).total_seconds() * 1000)
+        values[side - 1] = clocks.after_move(
+            match.clock_mode, match.clock_move_seconds, values[side - 1], elapsed
+        )
+    return values[0], values[1]
 
 
 def _canonical_moves(kind: str, written: str) -> str:

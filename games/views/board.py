@@ -6,6 +6,10 @@ board shows now; polled to follow a live game), ``plays`` (the legal plays of
 entered dice, for moving by clicking checkers), ``record`` (POST one turn) and
 ``undo`` (POST a request, an agreement or an arbiter's undo).
 
+The state carries the clocks of a clocked match (games.clocks): the
+page counts the running one down itself between polls and shows a fallen flag,
+but only games.services.record_timeout decides a loss on time.
+
 Reading replays the stored turns through the engine (games.adapters); every
 change goes through games.services, whose errors come back as JSON:
 RecordingError → 400 ``{"error": {"code", "reason", "turn"}}`` (the engine's
@@ -24,6 +28,7 @@ from django.db.models import Count, Max
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
@@ -38,7 +43,8 @@ from engine.notation import format_play
 from engine.plays import Move, Play, Step
 from engine.variants import Variant, get_variant
 from games import adapters, boardsvg, queries, services
-from games.models import Game, Match, MatchState, Turn, TurnKind, UndoRequest
+from games.clocks import running_clocks
+from games.models import ClockMode, Game, Match, MatchState, Turn, TurnKind, UndoRequest
 
 POLL_SECONDS = 2.5
 
@@ -237,6 +243,44 @@ def _actions(match: Match, state: eg.GameState) -> list[str]:
     return kinds
 
 
+# --- Clocks
+
+
+def _clock(match: Match, turns: list[Turn], state: eg.GameState) -> dict[str, Any] | None:
+    """The clocks of a clocked match for the state JSON; None without a clock."""
+    if match.clock_mode == ClockMode.NONE:
+        return None
+    live = Turn.objects.filter(game__match=match, undone_at__isnull=True).order_by(
+        "-game__number", "-number"
+    )
+    reserve = match.clock_reserve_ms()
+    # Turns recorded without a clock reading (the board sends none) keep the last known one.
+    stored = (
+        live.filter(clock1_ms__isnull=False).values_list("clock1_ms", flat=True).first(),
+        live.filter(clock2_ms__isnull=False).values_list("clock2_ms", flat=True).first(),
+    )
+    to_act = state.to_act
+    running = None
+    # The clock runs from the game's first turn on, for whoever must act, until the match ends.
+    if match.recorded and match.state == MatchState.PLAYING and turns and to_act is not None:
+        running = adapters.player_of(to_act)
+    clocks = running_clocks(
+        mode=match.clock_mode,
+        move_seconds=match.clock_move_seconds,
+        stored_ms=(
+            reserve if stored[0] is None else stored[0],
+            reserve if stored[1] is None else stored[1],
+        ),
+        running=running,
+        since=turns[-1].recorded_at if turns else None,
+        now=timezone.now(),
+    )
+    for turn in turns:
+        if turn.kind == TurnKind.TIMEOUT:
+            clocks["flag"][turn.side - 1] = True
+    return clocks
+
+
 def snapshot(request: HttpRequest, match: Match, since: int | None = None) -> dict[str, Any]:
     """Everything the board shows, as JSON-ready data."""
     version = _version(match)
@@ -279,6 +323,7 @@ def snapshot(request: HttpRequest, match: Match, since: int | None = None) -> di
             "winner_name": _name(match, winner),
         },
         "players": [str(match.player1), str(match.player2)],
+        "clock": _clock(match, turns, state),
         "game": {
             "number": game.number,
             "crawford": game.crawford,
@@ -458,6 +503,7 @@ def _page_context(request: HttpRequest, match: Match) -> dict[str, Any]:
         "layouts": [boardsvg.layout(variant, 1), boardsvg.layout(variant, 2)],
         "perspective": side or 1,
         "hitting": variant.hitting,
+        "pinning": variant.pinning,
     }
 
 
@@ -479,6 +525,7 @@ def board(request: HttpRequest, pk: int) -> HttpResponse:
                 "perspective": context["perspective"],
                 "poll_ms": int(POLL_SECONDS * 1000),
                 "hitting": context["hitting"],
+                "pinning": context["pinning"],
             },
             "messages_js": _js_messages(),
         }
@@ -663,7 +710,11 @@ def replay(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             "frames": frames,
             "result_label": result_label(game.result) if game.finished else "",
             "winner_name": _name(match, game.winner),
-            "config": {"perspective": context["perspective"], "hitting": variant.hitting},
+            "config": {
+                "perspective": context["perspective"],
+                "hitting": variant.hitting,
+                "pinning": variant.pinning,
+            },
             "messages_js": _js_messages(),
         }
     )

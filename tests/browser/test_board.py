@@ -184,3 +184,92 @@ def test_replay_steps_through_a_game(live_server, page) -> None:  # type: ignore
     expect(page.locator("button[data-go=next]")).to_be_disabled()
     page.click("#replay-turns a[data-frame='1']")
     expect(page.locator("#replay-text")).to_have_text(re.compile("Opening roll 3.1"))
+
+
+def clock_seconds(text: str | None) -> int:
+    """'09:58' or '1:02:03' as seconds."""
+    seconds = 0
+    for part in (text or "").split(":"):
+        seconds = seconds * 60 + int(part)
+    return seconds
+
+
+def test_the_running_clock_counts_down_between_polls(live_server, page) -> None:  # type: ignore[no-untyped-def]
+    from games import services
+    from games.models import ClockMode
+    from tests.games.helpers import user_of
+
+    match = MatchFactory(
+        clock_mode=ClockMode.INCREMENT, clock_reserve_seconds=600, clock_move_seconds=8
+    )
+    white = user_of(match, 0)
+    services.record_turn(match, by=white, number=1, kind=TurnKind.OPENING, dice=[3, 1])
+    services.record_turn(
+        match,
+        by=white,
+        number=2,
+        kind=TurnKind.PLAY,
+        dice=[3, 1],
+        moves="8/5 6/5",
+        clock=(590_000, 600_000),
+    )
+    state_url = reverse("games:state", args=[match.pk])
+    page.goto(live_server.url + reverse("games:board", args=[match.pk]))
+    page.wait_for_selector("#board-app[data-ready]", state="attached")
+    running = re.compile(r"\brunning\b")
+    expect(page.locator("#clock-1")).to_have_text("09:50")
+    expect(page.locator("#clock-1")).not_to_have_class(running)
+    expect(page.locator("#clock-2")).to_have_class(running)
+    expect(page.locator("#clock-2")).to_have_text(re.compile(r"^\d\d:\d\d$"))
+
+    with page.expect_response(lambda r: state_url in r.url):
+        pass
+    first = clock_seconds(page.locator("#clock-2").text_content())
+    assert 0 < first <= 600
+    with page.expect_response(lambda r: state_url in r.url):
+        pass
+    page.wait_for_function(
+        """([id, before]) => {
+            const parts = document.getElementById(id).textContent.split(":").map(Number);
+            return parts.reduce((s, n) => s * 60 + n, 0) < before;
+        }""",
+        arg=["clock-2", first],
+    )
+    assert clock_seconds(page.locator("#clock-2").text_content()) < first
+    expect(page.locator("#clock-1")).to_have_text("09:50")
+    expect(page.locator("#flag-1")).to_be_hidden()
+    expect(page.locator("#flag-2")).to_be_hidden()
+
+
+def test_plakoto_preview_shows_the_pinned_checker(live_server, browser) -> None:  # type: ignore[no-untyped-def]
+    from tests.games.test_board_pins import plakoto_match
+
+    match = plakoto_match()  # White to roll; Black has a lone checker on White's 7
+    context, page = open_board(browser, live_server, match, 1)
+    try:
+        awaits(page, f"{match.player1} to roll")
+        expect(page.locator("#board circle.pinned")).to_have_count(0)
+        page.select_option("#die-1", "6")
+        page.select_option("#die-2", "2")
+        page.click("#enter-dice")
+        page.wait_for_selector("#board .source", state="attached")
+        page.click('#board [data-point="13"]')
+        page.click('#board [data-point="7"]')
+        expect(page.locator("#moves")).to_have_value("13/7")
+
+        pinned = page.locator('#board circle.checker.side-2.pinned[data-at="7"]')
+        pinner = page.locator('#board circle.checker.side-1[data-at="7"]')
+        expect(pinned).to_have_count(1)
+        expect(pinner).to_have_count(1)
+        # White's 7 is on the bottom row: the pinned checker lies below its pinner.
+        assert float(pinned.get_attribute("cy")) > float(pinner.get_attribute("cy"))
+
+        # The engine accepts the play; the pin then comes from the server's position.
+        page.click('#board [data-point="24"]')
+        page.click('#board [data-point="22"]')
+        expect(page.locator("#moves")).to_have_value("24/22 13/7")
+        page.click("#submit-play")
+        awaits(page, f"{match.player2} to roll")
+        expect(page.locator('#board circle.checker.side-2.pinned[data-at="7"]')).to_have_count(1)
+    finally:
+        context.close()

@@ -32,6 +32,15 @@
     return JSON.parse(JSON.stringify(value));
   }
 
+  /* A clock reading as mm:ss, h:mm:ss past an hour; rounded up, so 00:00 is a fallen flag. */
+  function clockText(ms) {
+    var total = Math.max(0, Math.ceil(ms / 1000));
+    var two = function (n) { return (n < 10 ? "0" : "") + n; };
+    var hours = Math.floor(total / 3600);
+    var rest = two(Math.floor((total % 3600) / 60)) + ":" + two(total % 60);
+    return hours ? hours + ":" + rest : rest;
+  }
+
   // --- Drawing ------------------------------------------------------------
 
   var COLOURS = {
@@ -48,12 +57,16 @@
     6: [[-1, -1], [1, -1], [-1, 0], [1, 0], [-1, 1], [1, 1]],
   };
 
+  var PIN_STROKE = "#c62828";
+
+  /* ``mark``: "selected" (the checker about to move) or "pinned" (Plakoto). */
   function checker(g, x, y, r, side, label, mark) {
     var c = el("circle", {
       cx: x, cy: y, r: r - 1,
-      fill: COLOURS.fill[side], stroke: mark ? "#e0a400" : COLOURS.stroke[side],
+      fill: COLOURS.fill[side],
+      stroke: mark === "selected" ? "#e0a400" : mark === "pinned" ? PIN_STROKE : COLOURS.stroke[side],
       "stroke-width": mark ? 5 : 2,
-      class: "checker side-" + (side + 1) + (mark ? " selected" : ""),
+      class: "checker side-" + (side + 1) + (mark ? " " + mark : ""),
     }, g);
     if (label) {
       var t = el("text", {
@@ -154,21 +167,24 @@
       }
     });
 
-    // Checkers on the points.
+    // Checkers on the points; a pinned checker (Plakoto) lies at the bottom, under its pinner.
+    var pinned = pos.pinned || [[], []];
     L.slots.forEach(function (slot) {
       var counts = pos.points[slot.loc];
       var drawn = 0;
       var total = counts[0] + counts[1];
       var spacing = total > 4 ? (L.point.h - 2 * R) / 4 : 2 * R;
       var shownTotal = Math.min(total, 5);
-      [0, 1].forEach(function (side) {
+      var under = pinned[1].indexOf(slot.loc) >= 0 ? 1 : pinned[0].indexOf(slot.loc) >= 0 ? 0 : -1;
+      (under === 1 ? [1, 0] : [0, 1]).forEach(function (side) {
         var n = counts[side];
         for (var i = 0; i < n && drawn < 5; i++, drawn++) {
           var y = slot.top ? top + R + drawn * spacing : bottom - R - drawn * spacing;
           var last = drawn === shownTotal - 1;
           var label = last && total > 5 ? String(total) : "";
-          var selected = marks.selected === "p" + slot.loc && last;
-          checker(g, slot.x, y, R, side, label, selected);
+          var mark = marks.selected === "p" + slot.loc && last ? "selected"
+            : side === under && drawn === 0 ? "pinned" : "";
+          checker(g, slot.x, y, R, side, label, mark).setAttribute("data-at", slot.label);
         }
       });
       if (marks.sources && marks.sources["p" + slot.loc] && marks.selected !== "p" + slot.loc) {
@@ -186,7 +202,7 @@
         var y = up ? mid - 46 - i * 2 * R : mid + 46 + i * 2 * R;
         var last = i === Math.min(n, 3) - 1;
         var selected = marks.selected === "bar" && marks.mover === side + 1 && last;
-        checker(g, L.bar.x, y, R, side, last && n > 3 ? String(n) : "", selected);
+        checker(g, L.bar.x, y, R, side, last && n > 3 ? String(n) : "", selected ? "selected" : "");
       }
       if (n && marks.sources && marks.sources.bar && marks.mover === side + 1 && marks.selected !== "bar") {
         el("circle", { cx: L.bar.x, cy: up ? mid - 46 : mid + 46, r: R + 2, fill: "none", stroke: "#e0a400", "stroke-width": 2, "stroke-dasharray": "4 3", class: "source" }, g);
@@ -265,12 +281,14 @@
 
   // --- Moving by clicks -----------------------------------------------------
 
-  /* Steps are [origin, dest, hit] in the mover's own numbering (25 bar, 0 off). */
-  function Mover(found, layouts, hitting) {
+  /* Steps are [origin, dest, hit] in the mover's own numbering (25 bar, 0 off).
+   * ``rules``: {hitting, pinning} of the variant, for previewing the position. */
+  function Mover(found, layouts, rules) {
     this.side = found.side;
     this.dice = found.dice;
     this.plays = found.plays;
-    this.hitting = hitting;
+    this.hitting = rules.hitting;
+    this.pinning = rules.pinning;
     this.chosen = [];
     this.selected = null;
     // The mover's own point q stands at layouts[mover].slots[q - 1].loc.
@@ -354,22 +372,36 @@
     return best;
   };
 
+  /* The preview only: the engine checks the play when it is recorded.  Pins are
+   * kept as the server sends them (position.pinned, absolute locations by side). */
   Mover.prototype.apply = function (position, run) {
     var me = this.side - 1;
     var opp = 1 - me;
     var self = this;
+    if (this.pinning && !position.pinned) position.pinned = [[], []];
     run.forEach(function (s) {
       self.chosen.push([s[0], s[1]]);
-      if (s[0] === 25) position.bar[me] -= 1;
-      else position.points[self.locOf(s[0])][me] -= 1;
+      if (s[0] === 25) {
+        position.bar[me] -= 1;
+      } else {
+        var from = self.locOf(s[0]);
+        position.points[from][me] -= 1;
+        // My last checker leaving a point frees the one it pinned.
+        if (self.pinning && position.points[from][me] === 0) {
+          position.pinned[opp] = position.pinned[opp].filter(function (l) { return l !== from; });
+        }
+      }
       if (s[1] === 0) {
         position.off[me] += 1;
         return;
       }
-      var cell = position.points[self.locOf(s[1])];
+      var to = self.locOf(s[1]);
+      var cell = position.points[to];
       if (self.hitting && cell[opp] === 1) {
         cell[opp] = 0;
         position.bar[opp] += 1;
+      } else if (self.pinning && cell[opp] === 1 && cell[me] === 0) {
+        position.pinned[opp].push(to);
       }
       cell[me] += 1;
     });
@@ -390,6 +422,7 @@
     this.config = readJSON("board-config");
     this.layouts = readJSON("board-layouts");
     this.state = readJSON("board-state");
+    this.stateAt = performance.now(); // when the state's clock figures were true
     this.msg = readJSON("board-messages");
     this.svg = document.getElementById("board");
     this.perspective = this.config.perspective;
@@ -404,6 +437,7 @@
     this.render();
     this.preparePlay();
     this.poll();
+    this.tickClocks();
   }
 
   LiveBoard.prototype.$ = function (id) { return document.getElementById(id); };
@@ -526,6 +560,7 @@
   LiveBoard.prototype.update = function (state) {
     var changed = !this.state || state.version !== this.state.version;
     this.state = state;
+    this.stateAt = performance.now();
     if (changed) {
       this.resetPlay();
     }
@@ -575,6 +610,42 @@
     start();
   };
 
+  /* Time left on player ``side``'s clock now: the server's figure less the time
+   * since it came, past what was left of the move's delay. */
+  LiveBoard.prototype.clockLeft = function (side) {
+    var c = this.state.clock;
+    var left = c.remaining_ms[side - 1];
+    if (c.running === side) {
+      left -= Math.max(0, performance.now() - this.stateAt - c.delay_ms);
+    }
+    return Math.max(0, left);
+  };
+
+  /* Shows the clocks; a fallen flag is only shown: the server decides a loss on time. */
+  LiveBoard.prototype.renderClocks = function () {
+    var c = this.state.clock;
+    for (var side = 1; side <= 2; side++) {
+      var box = this.$("clock-" + side);
+      if (!box) continue;
+      box.hidden = !c;
+      if (!c) continue;
+      var left = this.clockLeft(side);
+      var flagged = c.flag[side - 1] || left <= 0;
+      box.textContent = clockText(left);
+      box.classList.toggle("running", c.running === side && !flagged);
+      box.classList.toggle("flagged", flagged);
+      this.$("flag-" + side).hidden = !flagged;
+    }
+  };
+
+  LiveBoard.prototype.tickClocks = function () {
+    var self = this;
+    if (!this.$("clock-1")) return;
+    window.setInterval(function () {
+      if (self.state.clock && self.state.clock.running) self.renderClocks();
+    }, 250);
+  };
+
   LiveBoard.prototype.resetPlay = function () {
     this.mover = null;
     this.entered = null;
@@ -609,7 +680,7 @@
           self.render();
           return;
         }
-        self.mover = new Mover(answer.data, self.layouts, self.config.hitting);
+        self.mover = new Mover(answer.data, self.layouts, self.config);
         self.display = clone(self.state.position);
         var only = self.mover.plays.length === 1 && self.mover.plays[0].steps.length === 0;
         if (only) self.$("moves").value = self.mover.plays[0].moves;
@@ -692,6 +763,7 @@
     p2.classList.toggle("to-act", s.to_act === 2);
     this.$("pips-1").textContent = String(s.position.pips[0]);
     this.$("pips-2").textContent = String(s.position.pips[1]);
+    this.renderClocks();
     var cubeText = "";
     if (s.cube.enabled) {
       cubeText = s.cube.owner
