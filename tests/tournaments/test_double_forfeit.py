@@ -142,6 +142,15 @@ def test_cancelling_a_pairings_match_asks_for_the_standings_again() -> None:
     assert row_of(t, higher_seed(pairing))["wins"] == 0
 
 
+def both_absent_by_api(client, pairing: Pairing):  # type: ignore[no-untyped-def]
+    return client.post(
+        f"/api/pairings/{pairing.pk}/forfeit/",
+        json.dumps({"winner": None, "reason": "No-shows"}),
+        content_type="application/json",
+        HTTP_ACCEPT_LANGUAGE="en",
+    )
+
+
 def test_the_console_and_the_api_offer_both_forfeit_outside_brackets(client) -> None:  # type: ignore[no-untyped-def]
     t, admin = swiss()
     rnd = services.pair_next_round(t, by=admin)
@@ -160,12 +169,7 @@ def test_the_console_and_the_api_offer_both_forfeit_outside_brackets(client) -> 
     assert first.forfeit_winner == BOTH_FORFEITED
     html = client.get(console, HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "double forfeit" in html
-    response = client.post(
-        f"/api/pairings/{second.pk}/forfeit/",
-        json.dumps({"winner": None, "reason": "No-shows"}),
-        content_type="application/json",
-        HTTP_ACCEPT_LANGUAGE="en",
-    )
+    response = both_absent_by_api(client, second)
     assert response.status_code == 200
     result = response.json()["result"]
     assert (result["winner"], result["forfeit"]) == (None, True)
@@ -178,11 +182,6 @@ def test_the_console_and_the_api_offer_both_forfeit_outside_brackets(client) -> 
     ).content.decode()
     assert "Neither: both forfeit" not in html
     pairing = ko_round.pairings.get(table=1)
-    response = client.post(
-        f"/api/pairings/{pairing.pk}/forfeit/",
-        json.dumps({"winner": None, "reason": "No-shows"}),
-        content_type="application/json",
-        HTTP_ACCEPT_LANGUAGE="en",
-    )
+    response = both_absent_by_api(client, pairing)
     assert response.status_code == 400
     assert "knock-out match" in json.dumps(response.json())
