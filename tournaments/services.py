@@ -1488,6 +1488,25 @@ def _as_after(
     return then, pairings
 
 
+def _standings_digest(t: Tournament, entries: list[Entry], pairings: list[Pairing]) -> str:
+    """A digest of everything the standings are computed from (settings, entries, results)."""
+    return adapters.digest(
+        t.format,
+        t.tie_breaks,
+        t.bye_is_win,
+        t.remaining_ties,
+        t.rounds_planned,
+        t.max_losses,
+        [(e.pk, e.seed, e.rating, e.status, e.late, str(e.player)) for e in entries],
+        [
+            (p.round.flight, p.round.number, p.slot, r)
+            for p in pairings
+            for r in [adapters.match_result(p)]
+            if r is not None
+        ],
+    )
+
+
 def standings_rows(
     tournament: Tournament,
     *,
@@ -1505,21 +1524,7 @@ def standings_rows(
         entries, pairings = _as_after(t, entries, pairings, after)
     by_id = {e.pk: e for e in entries}
     all_results = adapters.results(pairings)
-    key = adapters.digest(
-        t.format,
-        t.tie_breaks,
-        t.bye_is_win,
-        t.remaining_ties,
-        t.rounds_planned,
-        t.max_losses,
-        [(e.pk, e.seed, e.rating, e.status, e.late, str(e.player)) for e in entries],
-        [
-            (p.round.flight, p.round.number, p.slot, r)
-            for p in pairings
-            for r in [adapters.match_result(p)]
-            if r is not None
-        ],
-    )
+    key = _standings_digest(t, entries, pairings)
     tie_breaks = list(t.tie_breaks or [])
     if t.format in adapters.BRACKET_FORMATS:
         counts = _counts(all_results, t.bye_is_win)
@@ -1577,17 +1582,17 @@ def compute_standings(tournament: Tournament) -> StandingsSnapshot:
     pairings = list(adapters.pairing_rows(t))
     earlier = StandingsSnapshot.objects.filter(tournament=t, after_round__lt=after)
     for count, stored in list(earlier.values_list("after_round", "results_digest")):
+        then_entries, then_pairings = _as_after(t, entries, pairings, count)
+        if _standings_digest(t, then_entries, then_pairings) == stored:
+            continue  # the usual case: nothing changed in those rounds
         try:
-            rows, tie_breaks, key = standings_rows(
-                t, entries=entries, pairings=pairings, after=count
-            )
+            rows, tie_breaks, key = standings_rows(t, entries=then_entries, pairings=then_pairings)
         except core.TournamentError as error:
             logger.warning("standings of tournament %s after %s: %s", t.pk, count, error)
             continue
-        if key != stored:
-            StandingsSnapshot.objects.filter(tournament=t, after_round=count).update(
-                rows=rows, tie_breaks=tie_breaks, results_digest=key, computed_at=timezone.now()
-            )
+        StandingsSnapshot.objects.filter(tournament=t, after_round=count).update(
+            rows=rows, tie_breaks=tie_breaks, results_digest=key, computed_at=timezone.now()
+        )
     existing = StandingsSnapshot.objects.filter(tournament=t, after_round=after).first()
     try:
         # The played rounds only: a bye or forfeit set in a round not started yet
