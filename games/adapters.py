@@ -63,6 +63,18 @@ def result_of(game: Game) -> eg.GameResult:
     )
 
 
+def stored_clocks(match: Match) -> tuple[int, int]:
+    """Both reserves (ms) as of the match's last live turn: each side's latest reading,
+    the full reserve where there is none yet (an API caller may send one side only)."""
+    live = Turn.objects.filter(game__match=match, undone_at__isnull=True).order_by(
+        "-game__number", "-number"
+    )
+    reserve = match.clock_reserve_ms()
+    first = live.filter(clock1_ms__isnull=False).values_list("clock1_ms", flat=True).first()
+    second = live.filter(clock2_ms__isnull=False).values_list("clock2_ms", flat=True).first()
+    return (reserve if first is None else first, reserve if second is None else second)
+
+
 def engine_match(match: Match, finished_games: Iterable[Game]) -> em.Match:
     """The engine's view of the match so far: score, Crawford, winner.
 

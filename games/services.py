@@ -216,15 +216,7 @@ def _charged_clock(
 ) -> tuple[int | None, int | None]:
     """Both reserves once this turn is recorded: the time since the game's previous
     turn is charged to ``side`` (games.clocks).  The opening roll charges nobody."""
-    before = Turn.objects.filter(game__match=match, undone_at__isnull=True).order_by(
-        "-game__number", "-number"
-    )
-    reserve = match.clock_reserve_ms()
-    stored = [
-        before.filter(clock1_ms__isnull=False).values_list("clock1_ms", flat=True).first(),
-        before.filter(clock2_ms__isnull=False).values_list("clock2_ms", flat=True).first(),
-    ]
-    values = [reserve if ms is None else ms for ms in stored]
+    values = list(adapters.stored_clocks(match))
     if kind != TurnKind.OPENING and live:
         elapsed = int((timezone.now() - live[-1].recorded_at).total_seconds() * 1000)
         values[side - 1] = clocks.after_move(

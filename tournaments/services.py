@@ -1465,16 +1465,15 @@ def bracket_rows(
 
 
 def _as_after(
-    t: Tournament, entries: list[Entry], pairings: list[Pairing], count: int
+    entries: list[Entry], pairings: list[Pairing], count: int
 ) -> tuple[list[Entry], list[Pairing]]:
     """The entries and pairings as they stood once the first ``count`` rounds were
     played (in all flights, in the order they started): later rounds' pairings
     left out, late entries not yet paired left out, a withdrawal made later undone."""
-    rounds = set(
-        Round.objects.filter(tournament=t, state__in=PLAYED_ROUND_STATES)
-        .order_by("started_at", "id")
-        .values_list("pk", flat=True)[:count]
-    )
+    # The pairings carry their rounds (adapters.pairing_rows), and every round has pairings.
+    played = {p.round_id: p.round for p in pairings if p.round.state in PLAYED_ROUND_STATES}
+    in_order = sorted(played.values(), key=lambda r: (r.started_at, r.pk))
+    rounds = {r.pk for r in in_order[:count]}
     pairings = [p for p in pairings if p.round_id in rounds]
     paired = {e for p in pairings for e in (p.entry1_id, p.entry2_id)}
     then = []
@@ -1521,7 +1520,7 @@ def standings_rows(
     entries = adapters.entry_rows(t) if entries is None else entries
     pairings = list(adapters.pairing_rows(t)) if pairings is None else pairings
     if after is not None:
-        entries, pairings = _as_after(t, entries, pairings, after)
+        entries, pairings = _as_after(entries, pairings, after)
     by_id = {e.pk: e for e in entries}
     all_results = adapters.results(pairings)
     key = _standings_digest(t, entries, pairings)
@@ -1582,7 +1581,7 @@ def compute_standings(tournament: Tournament) -> StandingsSnapshot:
     pairings = list(adapters.pairing_rows(t))
     earlier = StandingsSnapshot.objects.filter(tournament=t, after_round__lt=after)
     for count, stored in list(earlier.values_list("after_round", "results_digest")):
-        then_entries, then_pairings = _as_after(t, entries, pairings, count)
+        then_entries, then_pairings = _as_after(entries, pairings, count)
         if _standings_digest(t, then_entries, then_pairings) == stored:
             continue  # the usual case: nothing changed in those rounds
         try:

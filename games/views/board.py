@@ -250,15 +250,6 @@ def _clock(match: Match, turns: list[Turn], state: eg.GameState) -> dict[str, An
     """The clocks of a clocked match for the state JSON; None without a clock."""
     if match.clock_mode == ClockMode.NONE:
         return None
-    live = Turn.objects.filter(game__match=match, undone_at__isnull=True).order_by(
-        "-game__number", "-number"
-    )
-    reserve = match.clock_reserve_ms()
-    # Turns recorded without a clock reading (the board sends none) keep the last known one.
-    stored = (
-        live.filter(clock1_ms__isnull=False).values_list("clock1_ms", flat=True).first(),
-        live.filter(clock2_ms__isnull=False).values_list("clock2_ms", flat=True).first(),
-    )
     to_act = state.to_act
     running = None
     # The clock runs from the game's first turn on, for whoever must act, until the match ends.
@@ -267,10 +258,7 @@ def _clock(match: Match, turns: list[Turn], state: eg.GameState) -> dict[str, An
     clocks = running_clocks(
         mode=match.clock_mode,
         move_seconds=match.clock_move_seconds,
-        stored_ms=(
-            reserve if stored[0] is None else stored[0],
-            reserve if stored[1] is None else stored[1],
-        ),
+        stored_ms=adapters.stored_clocks(match),
         running=running,
         since=turns[-1].recorded_at if turns else None,
         now=timezone.now(),
