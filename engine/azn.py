@@ -48,7 +48,10 @@ moves, separated by commas or spaces, optionally closed by a period::
 - A lone field: in the mover's entry zone (own 19..24, short family only)
   a checker entered from the bar there (``d6``); in the mover's home a
   checker borne off from it (``a3``; ``4a3`` = four).  Anywhere else it is
-  an error.  A hit made by entering is not marked (the notation has no way).
+  an error.  An entry that hits is written with its field on both sides of
+  the colon (``d4:d4``, RULES.md §8) and the hit is checked like any ``:``;
+  a lone field that enters on a blot is still read (an unmarked hit), and
+  the writer marks it (``d4:d4``).
 - ``Z`` no legal move (with the dice: ``6/6 Z``).  ``Z`` alone, without
   dice, is a turn with no roll written, allowed only when no roll at all
   could be played (closed out on the bar), as ``?-?: Ø`` in engine.replay.
@@ -106,7 +109,7 @@ from engine.board import (
     other,
 )
 from engine.dice import RecordedDice
-from engine.errors import EngineError, IllegalPlay
+from engine.errors import MAX_RECORD_NUMBER, EngineError, IllegalPlay, bounded_int
 from engine.notation import EMPTY_PLAY, format_moves
 from engine.plays import Move, Play
 from engine.replay import ReplayResult
@@ -381,7 +384,17 @@ class _Parser:
                 raise self.unexpected(tok, "a move number (1.)")
             self.take()
             self.side = None
-            self.number = number = int(tok.match["n"])
+            written = bounded_int(tok.match["n"])
+            if written is None:
+                raise self.error(
+                    "number_too_large",
+                    f"move number {tok.text[:12]}... is larger than {MAX_RECORD_NUMBER}",
+                    tok.line,
+                    token=tok.text,
+                    field="move_number",
+                    maximum=MAX_RECORD_NUMBER,
+                )
+            self.number = number = written
             self.number_line = tok.line
             if number != expected:
                 raise self.error(
@@ -548,8 +561,8 @@ class _Parser:
         return f"({mark})"
 
     def dice(self, tok: _Token) -> tuple[int, int]:
-        a, b = int(tok.match["d1"]), int(tok.match["d2"])
-        if not (1 <= a <= 6 and 1 <= b <= 6):
+        a, b = bounded_int(tok.match["d1"], 6), bounded_int(tok.match["d2"], 6)
+        if a is None or b is None or not (1 <= a <= 6 and 1 <= b <= 6):
             raise self.error(
                 "bad_dice", f"{tok.text!r}: each die shows 1..6", tok.line, token=tok.text
             )
@@ -584,8 +597,17 @@ class _Parser:
             names.append(name)
             if k:
                 marks.append(leg["sep"] == ":")
-        count = int(m["count"]) if m["count"] is not None else 1
         most = 4 if dice[0] == dice[1] else 2
+        count = bounded_int(m["count"]) if m["count"] is not None else 1
+        if count is None:
+            raise self.error(
+                "number_too_large",
+                f"{tok.text[:20]!r}...: the count is larger than {MAX_RECORD_NUMBER}",
+                tok.line,
+                token=tok.text,
+                field="count",
+                maximum=MAX_RECORD_NUMBER,
+            )
         if not 1 <= count <= most:
             raise self.error(
                 "bad_count",
@@ -628,10 +650,25 @@ def make_move(
     """The move written with these fields, its journeys in ``side``'s numbering.
 
     A lone field is an entry in the mover's entry zone (own 19..24, short
-    family) and a bear-off in the mover's home; ``ValueError`` elsewhere.
+    family) and a bear-off in the mover's home; a field on both sides of a
+    colon (``d4:d4``) an entry that hits; ``ValueError`` elsewhere.
     """
     points = [board.point(side, name) for name in fields]
-    if len(points) == 1:
+    if len(points) == 2 and points[0] == points[1] and hit_marks == (True,):
+        # RULES.md §8: an entry that hits is its field on both sides of the colon.
+        q = points[0]
+        if not (q > 24 - HOME and board is SHORT_LAYOUT):
+            zone = (
+                "long nardy has no bar"
+                if board is LONG_LAYOUT
+                else f"{fields[0]} is not in {SIDE_NAMES[side]}'s entry zone"
+            )
+            raise ValueError(
+                f"a field on both sides of the colon ({fields[0]}:{fields[0]}) is an entry "
+                f"that hits; {zone}"
+            )
+        kind, journey = ENTER, Move(BAR, q, hits=(q,))
+    elif len(points) == 1:
         q = points[0]
         if q <= HOME:
             kind, journey = BEAR_OFF, Move(q, OFF)
@@ -929,7 +966,10 @@ def azn_turn(
 def _written(board: Layout, side: int, play: Play, *, merge: bool) -> list[AznMove]:
     hit_points = {s.dest for s in play.steps if s.hit}
     pieces: list[tuple[str, tuple[int, ...]]] = []
-    pieces += [(ENTER, (s.dest,)) for s in play.steps if s.origin == BAR]
+    # An entry that hits names its field twice (d4:d4), one that does not once.
+    pieces += [
+        (ENTER, (s.dest, s.dest) if s.hit else (s.dest,)) for s in play.steps if s.origin == BAR
+    ]
     board_steps = sorted(
         ((s.origin, s.dest) for s in play.steps if s.origin != BAR and s.dest != OFF),
         reverse=True,
@@ -953,6 +993,9 @@ def _written(board: Layout, side: int, play: Play, *, merge: bool) -> list[AznMo
     counted: dict[tuple[tuple[str, ...], tuple[bool, ...]], int] = {}
     for kind, points in pieces:
         marks: list[bool] = []
+        if kind == ENTER and len(points) == 2:
+            marks.append(True)
+            marked.add(points[1])
         if kind == MOVE:
             for q in points[1:]:
                 hit = q in hit_points and q not in marked

@@ -133,7 +133,7 @@ def _dice(text: str, variant: Variant) -> tuple[int, ...]:
 def _plays(args: argparse.Namespace) -> Any:
     variant = _variant(args.variant)
     dice = _dice(args.dice, variant)
-    position = decode_position_id(args.position, checkers=variant.checkers)
+    position = decode_position_id(args.position, variant=variant)
     first_turn = movegen.is_first_turn(variant, position, WHITE)
     return [
         {

@@ -37,3 +37,22 @@ class PositionIdError(EngineError):
 
 class GameStateError(EngineError):
     """An action that is not allowed in the game's current state."""
+
+
+# The largest number a record may write where the rules set no bound of their
+# own (match length, game and turn numbers, scores, cube values, points).
+# Python's int() refuses strings of more than 4,300 digits with a bare
+# ValueError, and a huge number means nothing in a record anyway, so parsers
+# read numbers through ``bounded_int`` and report the rest as an EngineError.
+MAX_RECORD_NUMBER = 999_999_999
+
+
+def bounded_int(digits: str, maximum: int = MAX_RECORD_NUMBER) -> int | None:
+    """The value of ``digits`` (decimal digits, as ``str.isdecimal`` reads
+    them), or None when it exceeds ``maximum``; long strings are refused by
+    their length before any conversion."""
+    significant = digits.lstrip("0") or "0"
+    if len(significant) > len(str(maximum)):
+        return None
+    value = int(significant)
+    return value if value <= maximum else None

@@ -20,8 +20,9 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import Final
 
-from engine.board import BAR, OFF, SLOTS, WHITE, Position, other
+from engine.board import BAR, OFF, OPPOSITE, SLOTS, WHITE, Position, other
 from engine.errors import PositionIdError
+from engine.variants import SHORT, Variant
 
 _ALPHABET: Final = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 _INDEX: Final = {c: i for i, c in enumerate(_ALPHABET)}
@@ -89,12 +90,17 @@ def encode_position_id(position: Position, mover: int = WHITE) -> str:
     return _to_base64(key, _POSITION_KEY_BITS, POSITION_ID_LENGTH)
 
 
-def decode_position_id(pid: str, checkers: int = 15) -> Position:
+def decode_position_id(
+    pid: str, checkers: int | None = None, *, variant: Variant = SHORT
+) -> Position:
     """The position a Position ID describes: WHITE is the side on roll.
 
-    ``checkers`` is each side's total (15, or 3 for Hypergammon); those not
-    on the board are borne off.
+    ``checkers`` is each side's total (default the variant's: 15, or 3 for
+    Hypergammon); those not on the board are borne off.  A key that is not
+    a possible position of ``variant`` is refused (``_check_possible``).
     """
+    if checkers is None:
+        checkers = variant.checkers
     if not 1 <= checkers <= MAX_CHECKERS:
         raise ValueError(f"checkers must be 1..{MAX_CHECKERS}, not {checkers}")
     key = _from_base64(pid, _POSITION_KEY_BITS, POSITION_ID_LENGTH, "Position ID")
@@ -124,7 +130,52 @@ def decode_position_id(pid: str, checkers: int = 15) -> Position:
             id=pid.strip(),
         )
     # The second half is the side on roll: it becomes WHITE.
-    return Position(sides=(rows[1], rows[0]))
+    position = Position(sides=(rows[1], rows[0]))
+    _check_possible(position, variant)
+    return position
+
+
+def _check_possible(position: Position, variant: Variant) -> None:
+    """Refuse what no game of ``variant`` can reach, as GNU Backgammon's
+    ``CheckPosition`` does for backgammon (which also counts checkers, done
+    while decoding): both colours on one point, both sides on the bar
+    against closed home boards (nobody could ever move); checkers on the
+    bar where nothing is hit (the long family, plakoto: pinned checkers
+    share a point there, so only hitting variants are checked for that);
+    and both sides borne off (the game ends when the first side is)."""
+    white, black = position.sides
+    if not variant.hitting and (white[BAR] or black[BAR]):
+        raise PositionIdError(
+            "bar_not_allowed",
+            f"the Position ID puts checkers on the bar, which {variant.name} does not have",
+            variant=variant.name,
+        )
+    if not variant.pinning:
+        cross = variant.geometry.cross[WHITE]
+        for q in range(1, BAR):
+            if white[q] and black[cross[q]]:
+                raise PositionIdError(
+                    "shared_point",
+                    f"the Position ID puts checkers of both colours on point {q} "
+                    "(numbered for the side on roll)",
+                    point=q,
+                )
+    if white[OFF] == black[OFF] == sum(white):
+        raise PositionIdError(
+            "both_borne_off", "the Position ID has both sides with every checker borne off"
+        )
+    if (
+        variant.geometry is OPPOSITE
+        and white[BAR]
+        and black[BAR]
+        and all(
+            white[q] >= variant.closes_at and black[q] >= variant.closes_at for q in range(1, 7)
+        )
+    ):
+        raise PositionIdError(
+            "both_closed_out",
+            "the Position ID has both sides on the bar against closed home boards",
+        )
 
 
 # --- Match ID --------------------------------------------------------------
@@ -274,7 +325,7 @@ def decode_match_id(mid: str) -> MatchKey:
         raise PositionIdError(
             "bad_game_state", f"game state {state} in the Match ID is not 0..4", state=state
         )
-    return MatchKey(
+    key = MatchKey(
         cube=cube,
         cube_owner=None if owner == _CUBE_OWNER_CENTRED else owner,
         on_roll=on_roll,
@@ -288,3 +339,54 @@ def decode_match_id(mid: str) -> MatchKey:
         score=score,
         jacoby=jacoby,
     )
+    _check_possible_match(key)
+    return key
+
+
+def _check_possible_match(key: MatchKey) -> None:
+    """Refuse field values that each fit their bits but no match reaches: a
+    Crawford money game, a Crawford game where nobody needs one point or
+    with the cube turned or offered, both players past the match length, a
+    double pending after the roll or together with a resignation, a cube
+    at 1 that somebody owns."""
+    if key.crawford and not key.length:
+        raise PositionIdError("crawford_in_money", "a money game has no Crawford game")
+    if key.crawford and key.length - 1 not in key.score:
+        raise PositionIdError(
+            "crawford_score",
+            f"a Crawford game where neither player needs one point "
+            f"({key.score[0]}-{key.score[1]} to {key.length})",
+            length=key.length,
+            score=list(key.score),
+        )
+    if key.crawford and (key.cube > 1 or key.doubled):
+        raise PositionIdError(
+            "cube_in_crawford",
+            "the cube cannot be turned or offered in the Crawford game",
+            cube=key.cube,
+            doubled=key.doubled,
+        )
+    if key.length and min(key.score) >= key.length:
+        raise PositionIdError(
+            "both_won",
+            f"both players have reached the match length ({key.score[0]}-{key.score[1]} "
+            f"to {key.length})",
+            length=key.length,
+            score=list(key.score),
+        )
+    if key.doubled and key.dice != (0, 0):
+        raise PositionIdError(
+            "double_after_roll",
+            "a double is offered before the roll, but the dice are rolled",
+            dice=list(key.dice),
+        )
+    if key.doubled and key.resigned is not Resign.NONE:
+        raise PositionIdError(
+            "double_and_resign", "a double and a resignation cannot both be pending"
+        )
+    if key.cube == 1 and key.cube_owner is not None:
+        raise PositionIdError(
+            "owned_cube_of_one",
+            "a cube at 1 belongs to nobody: only a taken double gives it an owner",
+            cube_owner=key.cube_owner,
+        )

@@ -59,7 +59,7 @@ from engine import game as g
 from engine import movegen
 from engine.board import Position, other
 from engine.dice import RecordedDice
-from engine.errors import EngineError
+from engine.errors import MAX_RECORD_NUMBER, EngineError, bounded_int
 from engine.notation import format_play, parse_moves
 from engine.plays import Move, Play
 from engine.variants import HYPERGAMMON, NACKGAMMON, SHORT, Variant
@@ -775,12 +775,13 @@ _HANDLERS = {
 
 # --- Reading .mat text -------------------------------------------------------------
 
-_HEADER = re.compile(r'\s*;\s*\[\s*(?P<key>[^"\]]*?)\s*"(?P<value>.*)"\s*\]\s*')
 _LENGTH = re.compile(
     r"\s*(?:(?P<n>\d+)\s+points?\s+match|match\s+of\s+(?P<m>\d+)\s+points?)\s*", re.IGNORECASE
 )
 _GAME = re.compile(r"\s*game\s+(?P<n>\d+)\s*", re.IGNORECASE)
-_SCORE = re.compile(r"\s*(?P<n1>\S.*?)\s*:\s*(?P<s1>\d+)\s+(?P<n2>\S.*?)\s*:\s*(?P<s2>\d+)\s*")
+# A score line's pieces, matched around its colons (see ``_score_line``).
+_SCORE_TAIL = re.compile(r"\s*(\d+)")
+_SCORE_MIDDLE = re.compile(r"\s*(\d+)\s+(?=\S)")
 _TURN = re.compile(r"\s*(?P<k>\d+)\)")
 # Where an action starts: dice or a keyword after whitespace (never a fixed column).
 _START = re.compile(
@@ -804,6 +805,68 @@ _ANSWERS = {
 }
 _ON = frozenset({"on", "yes", "true", "1"})
 _OFF = frozenset({"off", "no", "false", "0"})
+
+
+def _header(line: str) -> tuple[str, str] | None:
+    """``; [Key "value"]`` as (key, value): the key has no ``"`` or ``]``, the
+    value runs to the last ``"``, which only spaces may separate from the
+    closing ``]``.  Done with str methods: the regex that said the same
+    backtracked catastrophically on a ``; [`` followed by many spaces."""
+    text = line.strip()
+    if not text.startswith(";"):
+        return None
+    text = text[1:].lstrip()
+    if not text.startswith("[") or not text.endswith("]"):
+        return None
+    inner = text[1:-1].rstrip()
+    opening = inner.find('"')
+    if opening < 0 or not inner.endswith('"') or opening == len(inner) - 1:
+        return None
+    key = inner[:opening]
+    if "]" in key:
+        return None
+    return key.strip(), inner[opening + 1 : -1]
+
+
+def _score_line(line: str) -> tuple[str, str, str, str] | None:
+    """``name : score   name : score`` as (name 1, score 1, name 2, score 2).
+
+    The second score follows the last colon; the first name ends at the
+    first colon that a score and then a non-empty second name follow.  Each
+    colon is tried with an anchored pattern that reads only the spaces and
+    digits after it, so the whole line is read in linear time (the single
+    regex it replaces took seconds on a 2 KB line)."""
+    head, colon, tail = line.rpartition(":")
+    if not colon:
+        return None
+    last = _SCORE_TAIL.fullmatch(tail.rstrip())
+    if last is None:
+        return None
+    name_at = len(head) - len(head.lstrip())  # the first name starts here
+    at = head.find(":")
+    while at >= 0:
+        middle = _SCORE_MIDDLE.match(head, at + 1) if name_at < at else None
+        if middle is not None:
+            # The lookahead saw a non-space: the second name is not empty.
+            return head[:at].strip(), middle[1], head[middle.end() :].strip(), last[1]
+        at = head.find(":", at + 1)
+    return None
+
+
+def _number(digits: str, field: str, line: int) -> int:
+    """A number of the record (``field`` names it), refused past
+    ``MAX_RECORD_NUMBER`` before any conversion (Python's int() fails on
+    more than 4,300 digits)."""
+    value = bounded_int(digits)
+    if value is None:
+        raise MatError(
+            "number_too_large",
+            f"the {field.replace('_', ' ')} {digits[:12]}... is larger than {MAX_RECORD_NUMBER}",
+            line,
+            field=field,
+            maximum=MAX_RECORD_NUMBER,
+        )
+    return value
 
 
 def _flag(headers: dict[str, tuple[str, int]], key: str, default: bool) -> bool:
@@ -845,12 +908,12 @@ class _MatReader:
         return self.builder.finish(end)
 
     def _line(self, n: int, line: str) -> None:
-        header = _HEADER.fullmatch(line)
+        header = _header(line)
         if header is not None:
             if self.builder is not None:
                 self.warnings.append(MatWarning(n, "late_header", line.strip()))
                 return
-            key, value = header["key"], header["value"]
+            key, value = header
             self.headers.append((key, value))
             self.header_lines[key.casefold()] = (value, n)
             return
@@ -860,7 +923,7 @@ class _MatReader:
         if length is not None:
             if self.builder is not None:
                 raise MatError("second_match", "a second match length line", n)
-            self._start_match(n, int(length["n"] or length["m"]))
+            self._start_match(n, _number(length["n"] or length["m"], "match_length", n))
             return
         if self.builder is None:
             if _GAME.fullmatch(line) or _TURN.match(line):
@@ -871,11 +934,11 @@ class _MatReader:
         if game is not None:
             if self.game_line is not None:
                 raise MatError("no_score_line", "a game without its score line", n)
-            self.game_line = (n, int(game["n"]))
+            self.game_line = (n, _number(game["n"], "game_number", n))
             self.turn = 0
             return
         if self.game_line is not None:
-            score = None if _TURN.match(line) else _SCORE.fullmatch(line)
+            score = None if _TURN.match(line) else _score_line(line)
             if score is None:
                 raise MatError(
                     "no_score_line", "the score line (name : score   name : score) is missing", n
@@ -887,7 +950,7 @@ class _MatReader:
         if current is None or (current.stated is not None and turn is None):
             raise MatError("outside_game", "text outside a game (a Game n line missing?)", n)
         if turn is not None:
-            k = int(turn["k"])
+            k = _number(turn["k"], "turn_number", n)
             if k != self.turn + 1:
                 raise MatError(
                     "turn_number",
@@ -924,9 +987,10 @@ class _MatReader:
         )
         self.builder = self.builder_class(settings, self.warnings)
 
-    def _score(self, n: int, m: re.Match[str]) -> None:
+    def _score(self, n: int, m: tuple[str, str, str, str]) -> None:
         assert self.builder is not None and self.game_line is not None
-        names = (m["n1"], m["n2"])
+        names = (m[0], m[2])
+        written_score = (_number(m[1], "score", n), _number(m[3], "score", n))
         builder = self.builder
         if self.names is None:
             self.names = names
@@ -945,7 +1009,7 @@ class _MatReader:
             )
         line, number = self.game_line
         self.game_line = None
-        builder.start_game(line, number=number, score=(int(m["s1"]), int(m["s2"])), score_line=n)
+        builder.start_game(line, number=number, score=written_score, score_line=n)
 
     def _actions(self, n: int, line: str, start: int) -> None:
         assert self.builder is not None
@@ -981,17 +1045,24 @@ class _MatReader:
             return MatAction(n, side, ROLL)
         cube = _CUBE.fullmatch(text)
         if cube is not None:
-            value = int(cube["v"]) if cube["v"] else None
+            value = _number(cube["v"], "cube_value", n) if cube["v"] else None
             kind = DOUBLE if cube["word"].casefold() == "doubles" else BEAVER
             return MatAction(n, side, kind, value=value)
         if word in _ANSWERS and len(text.split()) == 1:
             return MatAction(n, side, _ANSWERS[word])
         wins = _WINS.fullmatch(text)
         if wins is not None:
-            return MatAction(n, side, WIN, value=int(wins["v"]), match_won=bool(wins["match"]))
+            return MatAction(
+                n,
+                side,
+                WIN,
+                value=_number(wins["v"], "points", n),
+                match_won=bool(wins["match"]),
+            )
         losses = _LOSSES.fullmatch(text)
         if losses is not None:
-            return MatAction(n, side, RESIGN, value=int(losses["v"]) if losses["v"] else None)
+            value = _number(losses["v"], "points", n) if losses["v"] else None
+            return MatAction(n, side, RESIGN, value=value)
         if word == "illegal":
             self.warnings.append(MatWarning(n, "illegal_play_note", text))
             return None

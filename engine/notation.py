@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from engine.board import BAR, OFF
-from engine.errors import NotationError
+from engine.errors import NotationError, bounded_int
 from engine.plays import Move, Play
 
 EMPTY_PLAY: Final = "Ø"
@@ -31,27 +31,36 @@ _POINT: Final = r"[^\s,/()*]+"
 _MOVE: Final = re.compile(
     rf"(?P<body>{_POINT}(?:\s*/\s*{_POINT}(?:\s*\*)?)+)(?:\s*\(\s*(?P<repeat>[^\s,()]*)\s*\))?"
 )
-_TURN: Final = re.compile(r"\s*(?P<dice>[^:]*?)\s*:")
-_DICE: Final = re.compile(r"(?P<a>[0-9?])\s*-?\s*(?P<b>[0-9?])(?:\s*-?\s*(?P<c>[0-9]))?")
+# Dice: each separator is "\s*(?:-\s*)?", never "\s*-?\s*": two adjacent
+# \s* could share a run of spaces in quadratically many ways.
+_DICE: Final = re.compile(r"(?P<a>[0-9?])\s*(?:-\s*)?(?P<b>[0-9?])(?:\s*(?:-\s*)?(?P<c>[0-9]))?")
 
 
 def _point_name(q: int) -> str:
     return "bar" if q == BAR else "off" if q == OFF else str(q)
 
 
+def _shortened(text: str, keep: int = 20) -> str:
+    """``text`` cut for a reason string (a hostile token may be megabytes)."""
+    return text if len(text) <= keep else f"{text[:keep]}..."
+
+
 def _error(code: str, reason: str, token: str, offset: int) -> NotationError:
     return NotationError(
-        code, f"{reason}: {token!r} at character {offset + 1}", token=token, offset=offset
+        code,
+        f"{reason}: {_shortened(token, 40)!r} at character {offset + 1}",
+        token=token,
+        offset=offset,
     )
 
 
 def _point(word: str, token: str, offset: int) -> int:
     if word.isdecimal():
-        q = int(word)
-        if q > BAR:
+        q = bounded_int(word, BAR)
+        if q is None:
             raise _error(
                 "point_out_of_range",
-                f"point {q} is not on the board (1..24, 25 bar)",
+                f"point {_shortened(word)} is not on the board (1..24, 25 bar)",
                 token,
                 offset,
             )
@@ -118,9 +127,10 @@ def _parse(text: str, base: int) -> list[Move]:
         count = 1
         if m.group("repeat") is not None:
             repeat = m.group("repeat")
-            if not repeat.isdecimal() or not 1 <= int(repeat) <= _MAX_REPEAT:
+            written = bounded_int(repeat, _MAX_REPEAT) if repeat.isdecimal() else None
+            if written is None or written < 1:
                 raise _error("bad_repeat", f"a repeat count is 1..{_MAX_REPEAT}", token, base + pos)
-            count = int(repeat)
+            count = written
         moves.extend([_journey(m.group("body"), token, base + pos)] * count)
         pos = end
 
@@ -133,19 +143,24 @@ def parse_moves(text: str) -> list[Move]:
 def parse_turn(text: str) -> tuple[tuple[int, ...] | None, list[Move]]:
     """``"5-2: 13/8 6/4"``, ``"52: ..."`` or three dice ``"5-5-4: ..."``;
     dice ``?-?`` (unknown) give None."""
-    m = _TURN.match(text)
-    if m is None:
+    # The dice are everything before the first colon, spaces around them
+    # dropped: found with str methods, linear in the text (a lazy regex
+    # between two \s* was quadratic on long runs of spaces).
+    colon = text.find(":")
+    if colon < 0:
         raise _error("bad_turn", "a turn is dice, a colon, then moves (5-2: 13/8 6/4)", text, 0)
-    dice_text = m.group("dice")
+    head = text[:colon]
+    dice_at = len(head) - len(head.lstrip())
+    dice_text = head.strip()
     d = _DICE.fullmatch(dice_text)
     if d is None or (d["a"] == "?") != (d["b"] == "?") or (d["a"] == "?" and d["c"]):
-        raise _error("bad_dice", "dice are written 5-2, 52 or ?-?", dice_text, m.start("dice"))
+        raise _error("bad_dice", "dice are written 5-2, 52 or ?-?", dice_text, dice_at)
     dice: tuple[int, ...] | None = None
     if d["a"] != "?":
         dice = tuple(int(v) for v in (d["a"], d["b"], d["c"]) if v is not None)
         if not all(1 <= v <= 6 for v in dice):
-            raise _error("bad_dice", "each die shows 1..6", dice_text, m.start("dice"))
-    return dice, _parse(text[m.end() :], m.end())
+            raise _error("bad_dice", "each die shows 1..6", dice_text, dice_at)
+    return dice, _parse(text[colon + 1 :], colon + 1)
 
 
 def _render(points: Sequence[int], hits: Sequence[int], count: int) -> str:

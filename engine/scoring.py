@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from engine.board import BAR, OFF, Position
+from engine.board import BAR, OFF, SHARED, Position
 from engine.errors import EngineError
 from engine.variants import Variant
 
@@ -48,6 +48,12 @@ def _in_winner_home_or_bar(variant: Variant, position: Position, loser: int) -> 
     row = position.side(loser)
     if row[BAR]:
         return True
+    if variant.geometry is SHARED:
+        # Chase: both sides share one path, so the winner's home is the
+        # loser's own.  RULES.md §6 reads the condition as the first quarter
+        # of the loser's path (its 24..19), as far from home as the winner's
+        # home is in short nardy.
+        return any(row[q] for q in range(19, BAR))
     cross = variant.geometry.cross[loser]
     return any(row[q] and 1 <= cross[q] <= 6 for q in range(1, BAR))
 

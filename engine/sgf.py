@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from engine.board import BAR, OFF
+from engine.errors import MAX_RECORD_NUMBER, bounded_int
 from engine.matfile import (
     BEAVER,
     DOUBLE,
@@ -97,48 +98,54 @@ def _games(text: str) -> list[list[_Node]]:
             tokens.append((kind, m.group(), m.start()))
         pos = m.end()
 
+    # Read iteratively with an explicit stack of open trees: a recursive
+    # reader hit Python's recursion limit on ~1,000 nested "(".
     games: list[list[_Node]] = []
-    i = 0
-
-    def tree(i: int, keep: bool) -> tuple[list[_Node], int]:
-        """Parse ``( sequence tree* )`` from tokens[i] == "("; the main line if ``keep``."""
-        nodes: list[_Node] = []
-        i += 1
-        ident = ""
-        node: _Node | None = None
-        branch = 0
-        while i < len(tokens):
-            kind, value, offset = tokens[i]
-            if kind == "node" and not branch:
-                node = _Node(line_at(offset), {}, {})
-                nodes.append(node)
-                ident = ""
-            elif kind == "ident" and node is not None and not branch:
-                ident = value.upper()
-                node.lines.setdefault(ident, line_at(offset))
-            elif kind == "value" and node is not None and ident and not branch:
-                node.props.setdefault(ident, []).append(_unescape(value[1:-1]))
-            elif kind == "open":
-                sub, i = tree(i, keep and branch == 0)
-                if keep and branch == 0:
-                    nodes.extend(sub)
-                branch += 1
-                continue
-            elif kind == "close":
-                return nodes, i + 1
-            else:
+    stack: list[_Tree] = []
+    main_line: list[_Node] = []
+    for kind, value, offset in tokens:
+        if not stack:
+            if kind != "open":
                 raise SgfError("sgf_syntax", f"unexpected {value[:20]!r}", line_at(offset))
-            i += 1
-        raise SgfError("sgf_syntax", "a game tree is not closed", len(breaks) + 1)
-
-    while i < len(tokens):
-        kind, value, offset = tokens[i]
-        if kind != "open":
+            main_line = []
+            stack.append(_Tree(keep=True))
+            continue
+        tree = stack[-1]
+        if kind == "node" and not tree.branches:
+            tree.node = _Node(line_at(offset), {}, {})
+            if tree.keep:
+                main_line.append(tree.node)
+            tree.ident = ""
+        elif kind == "ident" and tree.node is not None and not tree.branches:
+            tree.ident = value.upper()
+            tree.node.lines.setdefault(tree.ident, line_at(offset))
+        elif kind == "value" and tree.node is not None and tree.ident and not tree.branches:
+            tree.node.props.setdefault(tree.ident, []).append(_unescape(value[1:-1]))
+        elif kind == "open":
+            # The first variation continues the main line; later ones are
+            # read for syntax only.
+            stack.append(_Tree(keep=tree.keep and not tree.branches))
+            tree.branches += 1
+        elif kind == "close":
+            stack.pop()
+            if not stack and main_line:
+                games.append(main_line)
+        else:
             raise SgfError("sgf_syntax", f"unexpected {value[:20]!r}", line_at(offset))
-        nodes, i = tree(i, True)
-        if nodes:
-            games.append(nodes)
+    if stack:
+        raise SgfError("sgf_syntax", "a game tree is not closed", len(breaks) + 1)
     return games
+
+
+@dataclass(slots=True)
+class _Tree:
+    """A game tree being read: whether its nodes are on the main line, the
+    variations opened in it so far, and its current node and property."""
+
+    keep: bool
+    branches: int = 0
+    node: _Node | None = None
+    ident: str = ""
 
 
 def _one(node: _Node, key: str) -> str | None:
@@ -147,11 +154,24 @@ def _one(node: _Node, key: str) -> str | None:
 
 
 def _match_info(node: _Node) -> dict[str, int]:
+    """``MI[key:value]`` entries with a number for value (others are ignored,
+    as GNU Backgammon does); a number must be 0..MAX_RECORD_NUMBER."""
     info: dict[str, int] = {}
     for item in node.props.get("MI", []):
         key, _, value = item.partition(":")
-        if value.strip().lstrip("-").isdecimal():
-            info[key.strip().casefold()] = int(value)
+        written = value.strip()
+        if not written.lstrip("-").isdecimal():
+            continue
+        number = None if written.startswith("-") else bounded_int(written)
+        if number is None:
+            raise SgfError(
+                "bad_match_info",
+                f"MI[{key.strip()[:20]}:{written[:20]}] is not a number 0..{MAX_RECORD_NUMBER}",
+                node.lines.get("MI", node.line),
+                key=key.strip(),
+                value=written,
+            )
+        info[key.strip().casefold()] = number
     return info
 
 
@@ -252,7 +272,16 @@ def parse_sgf(text: str) -> MatMatch:
             side = 0 if m["side"].upper() == "W" else 1
             if m["resign"]:
                 builder.act(MatAction(line, 1 - side, RESIGN))
-            builder.act(MatAction(line, side, WIN, value=int(m["points"])))
+            points = bounded_int(m["points"])
+            if points is None:
+                raise SgfError(
+                    "number_too_large",
+                    f"RE[{result[:20]}...]: the points won are larger than {MAX_RECORD_NUMBER}",
+                    line,
+                    field="points",
+                    maximum=MAX_RECORD_NUMBER,
+                )
+            builder.act(MatAction(line, side, WIN, value=points))
     return builder.finish(games[-1][-1].line)
 
 

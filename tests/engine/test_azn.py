@@ -594,3 +594,63 @@ def test_azn_error_is_an_engine_error() -> None:
     assert isinstance(err, EngineError)
     assert err.as_dict()["code"] == "bad_field"
     assert set(err.as_dict()) >= {"code", "reason", "move_number", "side", "line", "text"}
+
+
+# --- An entry that hits: its field on both sides of the colon (RULES.md §8) --------
+
+# White on the bar; a Black blot on Black's 3, which is White's 22 (field d4).
+ENTRY_HIT_START = Position.from_points({BAR: 1, 6: 14}, {3: 1, 1: 14})
+
+
+def test_entry_that_hits_reads_as_its_field_on_both_sides_of_the_colon() -> None:
+    (turn,) = parse_azn("1. 3/1 d4:d4, a6—a5.", SHORT).turns
+    entry, move = turn.moves
+    assert move.kind == MOVE
+    assert (entry.kind, entry.fields, entry.hit_marks) == (ENTER, ("d4", "d4"), (True,))
+    assert turn.journeys == [Move(BAR, 22, hits=(22,)), Move(6, 5)]
+    assert entry.format() == "d4:d4"
+    # Black enters in zone A: its a4:a4 is its own 21.
+    (_, black) = parse_azn("1. 3/1 d4:d4, a6—a5. 4/2 a4:a4, a2.", SHORT).turns
+    assert black.journeys[0] == Move(BAR, 21, hits=(21,))
+
+
+def test_entry_that_hits_replays_and_its_mark_is_checked() -> None:
+    out = replay_azn("1. 3/1 d4:d4, a6—a5.", SHORT, start=ENTRY_HIT_START)
+    assert out["final"]["white"]["points"]["22"] == 1
+    assert out["final"]["black"]["bar"] == 1
+    # The same entry written as a lone field is the same play (an unmarked hit).
+    assert replay_azn("1. 3/1 d4, a6—a5.", SHORT, start=ENTRY_HIT_START) == out
+    # No blot there: the mark is false.
+    no_blot = Position.from_points({BAR: 1, 6: 14}, {1: 15})
+    err = azn_error("1. 3/1 d4:d4, a6—a5.", start=no_blot)
+    assert (err.code, err.data["rule"]) == ("illegal_move", "false_hit")
+
+
+@pytest.mark.parametrize(
+    ("text", "variant"),
+    [
+        ("1. 3/1 b2:b2, a6—a5.", SHORT),  # b2 is not in White's entry zone
+        ("1. 6/1 a1:a1.", LONG),  # long nardy has no bar
+    ],
+)
+def test_field_on_both_sides_outside_the_entry_zone_is_refused(text: str, variant: Variant) -> None:
+    err = azn_error(text, variant)
+    assert err.code == "bad_lone_field"
+    assert "entry that hits" in err.reason
+
+
+def test_writer_marks_an_entry_that_hits_and_it_round_trips() -> None:
+    play = movegen.find_play(SHORT, ENTRY_HIT_START, WHITE, (3, 1), [Move(BAR, 22), Move(6, 5)])
+    assert any(step.hit for step in play.steps)
+    turn = azn_turn(SHORT, ENTRY_HIT_START, WHITE, (3, 1), play, 1)
+    assert turn.format() == "3/1 d4:d4, a6—a5."
+    text = format_azn([((3, 1), play)], SHORT, start=ENTRY_HIT_START)
+    assert text == "1. 3/1 d4:d4, a6—a5.\n"
+    game = parse_azn(text, SHORT)
+    assert parse_azn(format_azn(game, SHORT), SHORT) == game
+    out = replay_azn(text, SHORT, start=ENTRY_HIT_START)
+    assert out["final"]["black"]["bar"] == 1
+    # An entry that does not hit is still a lone field.
+    quiet = Position.from_points({BAR: 1, 6: 14}, {1: 15})
+    plain = movegen.find_play(SHORT, quiet, WHITE, (3, 1), [Move(BAR, 22), Move(6, 5)])
+    assert azn_turn(SHORT, quiet, WHITE, (3, 1), plain, 1).format() == "3/1 d4, a6—a5."

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Callable
 from typing import Any
 
@@ -8,7 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.board import BLACK, WHITE, Position
+from engine import game as g
+from engine import movegen
+from engine.board import BAR, BLACK, WHITE, Position
+from engine.dice import SeededDice
 from engine.errors import EngineError
 from engine.scoring import (
     CONDITIONS,
@@ -20,7 +24,7 @@ from engine.scoring import (
     preset_from_dict,
     score,
 )
-from engine.variants import LONG, SHORT
+from engine.variants import CHASE, LONG, SHORT
 
 # White has won (all off); black's position varies.  Short family: black's
 # point q is white's 25 - q, so black's 1..6 is black's home and black's 19..24
@@ -375,3 +379,73 @@ def test_validation_errors_point_at_the_rule(
     assert err.value.code == code
     assert err.value.data["rule"] == index
     assert f"rule {index}" in err.value.reason
+
+
+# --- Chase: one shared path (RULES.md §6, issue 12) --------------------------------
+# Both sides walk the same points 24..1, so "the winner's home" is the loser's
+# own home.  The condition reads there as "on the bar or in the first quarter
+# of the loser's path (its 24..19)", as far from home as the winner's home is
+# in short nardy.
+
+
+@pytest.mark.parametrize(
+    ("black", "expected"),
+    [
+        ({6: 15}, ("mars", 2)),  # none off, all in its own home (= the winner's): not koks
+        ({1: 14, 7: 1}, ("mars", 2)),
+        ({18: 1, 6: 14}, ("mars", 2)),  # 18: just past the first quarter
+        ({19: 1, 6: 14}, ("koks", 3)),  # 19: the last point of the first quarter
+        ({24: 1, 6: 14}, ("koks", 3)),
+        ({BAR: 1, 6: 14}, ("koks", 3)),  # not yet entered (Chase keeps them on the bar)
+        ({24: 1}, ("single", 1)),  # some borne off
+    ],
+)
+def test_chase_reads_winner_home_as_the_first_quarter(
+    black: dict[int, int], expected: tuple[str, int]
+) -> None:
+    assert score(PRESETS["short-standard"], CHASE, lost(black), BLACK) == expected
+
+
+def random_chase_game(seed: int) -> g.GameState:
+    """A random legal Chase game (seeded dice, uniformly chosen plays), played out."""
+    dice = SeededDice(seed)
+    rng = random.Random(seed)
+    state = g.opening_roll(g.new_game(g.GameRules(CHASE)), dice)
+    while not state.finished:
+        side = state.turn
+        assert side is not None
+        if state.phase is g.Phase.ROLL:
+            state = g.roll(state, dice)
+        plays = movegen.legal_plays(
+            CHASE, state.position, side, state.dice, first_turn=state.first_turn[side]
+        )
+        state = g.apply_legal_play(state, rng.choice(plays))
+    return state
+
+
+def test_random_chase_games_end_in_koks_only_from_the_first_quarter() -> None:
+    """100 seeded random Chase games (the issue's 300 took a minute): each
+    koks has a loser checker on the bar or on its 24..19, each mars none;
+    and the old reading (any checker in the loser's own home, which is where
+    nearly every loser that bore off nothing stands) would have made far
+    more of them koks: koks fell from about three games in four to under
+    half, as the issue's 219 of 300 shows."""
+    games = 100
+    counts = {"koks": 0, "mars": 0, "single": 0}
+    old_reading_koks = 0
+    for seed in range(games):
+        state = random_chase_game(seed)
+        result = state.result
+        assert result is not None
+        loser = 1 - result.winner
+        row = state.position.side(loser)
+        none_off = row[0] == 0
+        first_quarter = row[BAR] > 0 or any(row[q] for q in range(19, 25))
+        expected = "koks" if none_off and first_quarter else "mars" if none_off else "single"
+        assert result.result_name == expected, seed
+        counts[result.result_name] += 1
+        old_reading_koks += none_off and (row[BAR] > 0 or any(row[q] for q in range(1, 7)))
+    assert counts["koks"] + counts["mars"] + counts["single"] == games
+    assert counts["koks"] < games // 2, counts
+    assert counts["mars"] > 0 and counts["single"] > 0, counts
+    assert old_reading_koks - counts["koks"] >= games // 5, (old_reading_koks, counts)
