@@ -3,16 +3,14 @@
 A lower app declares an event and sends it from a service; a higher app
 subscribes in its ``AppConfig.ready``.  This keeps the dependency order of
 DEVELOPERS.md (clubs <- games <- ratings <- tournaments): the sender never
-imports its listeners.  Subscribers should only queue work (a Celery task on
-commit), never do it inline.
+imports its listeners.  Subscribers should only queue work (a Celery task,
+through ``queue_on_commit``), never do it inline.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
-
-from django.db import transaction
 
 Receiver = Callable[..., None]
 
@@ -47,6 +45,13 @@ class Event:
         return f"Event({self.name!r})"
 
 
-def queue_on_commit(task: Any, *args: Any, **kwargs: Any) -> None:
-    """Queue a Celery task once the current transaction commits (at once outside one)."""
-    transaction.on_commit(lambda: task.delay(*args, **kwargs))
+def queue_on_commit(task: Any, *args: Any, countdown: float | None = None, **kwargs: Any) -> None:
+    """Owe a Celery task in the current transaction; it is sent once that commits.
+
+    The work is recorded in the transaction (``outbox``), so a broker that is
+    down loses nothing and fails no request: the work is sent when it returns.
+    Same task, same arguments, not sent yet: owed once.
+    """
+    from outbox import services
+
+    services.queue_on_commit(task, *args, countdown=countdown, **kwargs)

@@ -43,6 +43,7 @@ INSTALLED_APPS = [
     "django_countries",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "outbox",
     "clubs",
     "games",
     "ratings",
@@ -88,6 +89,20 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # The embedded default serves the web server and the Celery worker at once.
+    # WAL lets readers work while one connection writes; IMMEDIATE makes every
+    # transaction take the write lock when it begins, so a transaction that read
+    # first never finds the lock taken when it wants to write (SQLite answers that
+    # with "database is locked" at once, without waiting); the busy timeout makes
+    # the others wait their turn instead of failing.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            "transaction_mode": "IMMEDIATE",
+            "timeout": env_int("SQLITE_BUSY_TIMEOUT", 30),
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+        }
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -173,6 +188,14 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
     }
 CELERY_BROKER_CONNECTION_TIMEOUT = env_int("CELERY_BROKER_CONNECTION_TIMEOUT", 3)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Work is queued through the outbox (outbox.services), which keeps what could not
+# be sent and sends it later: a request need not wait long for an absent broker.
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 1,
+    "interval_start": 0,
+    "interval_step": 0.5,
+    "interval_max": 0.5,
+}
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
@@ -180,6 +203,8 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
+    # Work that could not reach the broker when it was owed (outbox.services).
+    "drain-outbox": {"task": "outbox.drain", "schedule": 60},
     "confirm-overdue-results": {"task": "games.confirm_overdue_reports", "schedule": 15 * 60},
     # The rating lists of the 1st of the month, shortly after midnight (local time).
     "publish-monthly-rating-lists": {
@@ -194,8 +219,20 @@ WEBHOOK_ALLOW_PRIVATE_ADDRESSES = env_bool("WEBHOOK_ALLOW_PRIVATE_ADDRESSES", DE
 
 # A reported result not answered within this many hours becomes official.
 RESULT_CONFIRMATION_HOURS = env_int("RESULT_CONFIRMATION_HOURS", 48)
+# Uploaded match files (.mat, or its text through the API) above this size are refused unread.
+MATCH_FILE_MAX_BYTES = env_int("MATCH_FILE_MAX_BYTES", 1024 * 1024)
+
+# Request bodies above this many bytes are refused before they are read (the API
+# answers 413, config.parsers; a form 400).  Files in a multipart body do not count.
+DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DATA_UPLOAD_MAX_MEMORY_SIZE", 2_621_440)
 
 REST_FRAMEWORK = {
+    "DEFAULT_PARSER_CLASSES": [
+        "config.parsers.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
+    "EXCEPTION_HANDLER": "config.parsers.exception_handler",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -218,6 +255,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Side, winner, loser, proposer...: one schema name for "player 1 or player 2".
+    "ENUM_NAME_OVERRIDES": {"PlayerEnum": "games.models.PLAYER_CHOICES"},
 }
 
 LOGGING = {

@@ -27,7 +27,7 @@ MAX_PASSES = 5
 
 
 def queue(task, *args):  # type: ignore[no-untyped-def]
-    """Queue ``task`` when the current transaction commits."""
+    """Owe ``task`` in the current transaction, sent when it commits (through the outbox)."""
     queue_on_commit(task, *args)
 
 
@@ -58,7 +58,7 @@ def compute_standings_task(tournament_id: int) -> int | None:
         )
         if cleared:
             return snapshot_id
-    compute_standings_task.delay(tournament_id)
+    queue(compute_standings_task, tournament_id)
     return snapshot_id
 
 
@@ -79,7 +79,7 @@ def deliver_webhook(delivery_id: int) -> bool:
     if again:
         following = webhooks.next_attempt(delivery)
         if following is not None:
-            deliver_webhook.apply_async(
-                (following.pk,), countdown=webhooks.retry_delay(following.attempts)
+            queue_on_commit(
+                deliver_webhook, following.pk, countdown=webhooks.retry_delay(following.attempts)
             )
     return delivery.delivered_at is not None

@@ -22,6 +22,8 @@ def test_payload_must_match_the_declared_fields() -> None:
 
 
 class RecordingTask:
+    name = "tests.recording"
+
     def __init__(self) -> None:
         self.calls: list[tuple[object, ...]] = []
 
