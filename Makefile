@@ -12,7 +12,7 @@ help:
 	@echo "make run    - install, migrate, load demo data, start web server + Celery worker"
 	@echo "make test   - install test tools, run ruff, mypy (engine/) and the whole pytest suite"
 	@echo "make bench  - benchmarks under tests/benchmarks/ (ratios against a reference)"
-	@echo "make verify - long differential verification of the engine against GNU Backgammon"
+	@echo "make verify - long checks: the engine against GNU Backgammon, the whole API under Schemathesis"
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info[:2] == (3, 11) else "Zary needs Python 3.11 (set PYTHON=/path/to/python3.11)")'
@@ -58,6 +58,7 @@ bench: $(DEV_STAMP)
 
 verify: $(DEV_STAMP)
 	$(BIN)/python -m tests.engine.differential --positions 100000
+	API_FUZZ_COVERAGE=1 API_FUZZ_EXAMPLES=50 $(BIN)/python -m pytest tests/config/test_api_fuzz.py -q
 
 clean:
 	rm -rf $(VENV) var db.sqlite3 .pytest_cache .mypy_cache .ruff_cache
