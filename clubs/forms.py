@@ -103,7 +103,11 @@ def _model_field(name: str) -> forms.Field:
 
 class OwnProfileForm(forms.Form):
     """What a player may change on their own profile (plain form: the player
-    instance stays untouched until the service applies the change)."""
+    instance stays untouched until the service applies the change).
+
+    Never a field the federation keeps (clubs.services.FEDERATION_KEPT_FIELDS;
+    merges and the linked account have services of their own): only its admins
+    change those (tests/clubs/test_federation_fields.py)."""
 
     name_native = _model_field("name_native")
     name_latin = _model_field("name_latin")

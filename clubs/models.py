@@ -9,6 +9,7 @@ tournament, through a generic relation so this app imports nothing above it).
 from __future__ import annotations
 
 import datetime
+from typing import Any
 
 from django.conf import settings
 from django.contrib.contenttypes.fields import GenericForeignKey
@@ -20,17 +21,19 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 from django_countries.fields import CountryField
 
+from config.engine_messages import PRESET_LABELS, VARIANT_LABELS, message_for
 from engine.errors import EngineError
 from engine.scoring import PRESETS, preset_from_dict
 from engine.variants import VARIANTS
 
 
-def variant_choices() -> list[tuple[str, str]]:
-    return [(name, name) for name in sorted(VARIANTS)]
+def variant_choices() -> list[tuple[str, Any]]:
+    # Labels stay lazy: the choices are built once, shown in each reader's language.
+    return [(name, VARIANT_LABELS.get(name, name)) for name in sorted(VARIANTS)]
 
 
-def preset_choices() -> list[tuple[str, str]]:
-    return [(name, name) for name in sorted(PRESETS)]
+def preset_choices() -> list[tuple[str, Any]]:
+    return [(name, PRESET_LABELS.get(name, name)) for name in sorted(PRESETS)]
 
 
 class Discipline(models.Model):
@@ -62,7 +65,7 @@ class Discipline(models.Model):
             try:
                 preset_from_dict(self.custom_scoring)
             except EngineError as error:
-                raise ValidationError({"custom_scoring": error.reason}) from error
+                raise ValidationError({"custom_scoring": message_for(error)}) from error
         variant = VARIANTS.get(self.variant)
         if variant is not None and self.cube and not variant.cube:
             raise ValidationError({"cube": _("This variant is played without the cube.")})
@@ -104,10 +107,16 @@ class FederationDiscipline(models.Model):
     """A discipline a federation rates, with its rating settings."""
 
     federation = models.ForeignKey(
-        Federation, on_delete=models.CASCADE, related_name="rated_disciplines"
+        Federation,
+        on_delete=models.CASCADE,
+        related_name="rated_disciplines",
+        verbose_name=_("federation"),
     )
     discipline = models.ForeignKey(
-        Discipline, on_delete=models.PROTECT, related_name="federation_links"
+        Discipline,
+        on_delete=models.PROTECT,
+        related_name="federation_links",
+        verbose_name=_("discipline"),
     )
     rating_system = models.CharField(
         _("rating system"), max_length=10, choices=RatingSystem.choices, default=RatingSystem.FIBS
@@ -204,8 +213,8 @@ class Player(models.Model):
         related_name="merged_duplicates",
         verbose_name=_("merged into"),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
+    updated_at = models.DateTimeField(auto_now=True, verbose_name=_("updated at"))
 
     class Meta:
         ordering = ["name_latin", "id"]
@@ -280,8 +289,10 @@ class RoleAssignment(models.Model):
         verbose_name=_("user"),
     )
     role = models.CharField(_("role"), max_length=20, choices=Role.choices)
-    scope_type = models.ForeignKey(ContentType, on_delete=models.CASCADE)
-    scope_id = models.PositiveBigIntegerField()
+    scope_type = models.ForeignKey(
+        ContentType, on_delete=models.CASCADE, verbose_name=_("scope type")
+    )
+    scope_id = models.PositiveBigIntegerField(verbose_name=_("scope ID"))
     scope = GenericForeignKey("scope_type", "scope_id")
     granted_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -289,8 +300,9 @@ class RoleAssignment(models.Model):
         null=True,
         blank=True,
         related_name="+",
+        verbose_name=_("granted by"),
     )
-    granted_at = models.DateTimeField(auto_now_add=True)
+    granted_at = models.DateTimeField(auto_now_add=True, verbose_name=_("granted at"))
 
     class Meta:
         constraints = [
@@ -316,9 +328,14 @@ class ProfileClaim(models.Model):
     """A user's request to be linked to an existing player profile."""
 
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile_claims"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="profile_claims",
+        verbose_name=_("user"),
     )
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="claims")
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="claims", verbose_name=_("player")
+    )
     message = models.TextField(_("message"), blank=True)
     status = models.CharField(
         _("status"), max_length=10, choices=ClaimStatus.choices, default=ClaimStatus.PENDING
@@ -329,9 +346,10 @@ class ProfileClaim(models.Model):
         null=True,
         blank=True,
         related_name="+",
+        verbose_name=_("decided by"),
     )
-    decided_at = models.DateTimeField(null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
+    decided_at = models.DateTimeField(null=True, blank=True, verbose_name=_("decided at"))
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
 
     class Meta:
         ordering = ["-created_at"]
@@ -362,12 +380,19 @@ class AuditEntry(models.Model):
         verbose_name=_("who"),
     )
     action = models.CharField(_("action"), max_length=40)
-    target_type = models.ForeignKey(ContentType, on_delete=models.CASCADE)
-    target_id = models.PositiveBigIntegerField()
+    target_type = models.ForeignKey(
+        ContentType, on_delete=models.CASCADE, verbose_name=_("object type")
+    )
+    target_id = models.PositiveBigIntegerField(verbose_name=_("object ID"))
     target_repr = models.CharField(_("object"), max_length=250)
     # The federation whose admins may read this entry.
     federation = models.ForeignKey(
-        Federation, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        Federation,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("federation"),
     )
     before = models.JSONField(_("before"), null=True, blank=True)
     after = models.JSONField(_("after"), null=True, blank=True)

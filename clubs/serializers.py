@@ -181,7 +181,10 @@ class PlayerSerializer(CountryFieldMixin, ServiceSerializer):
                 "help_text": _("Null when the federation does not publish birth years.")
             },
             "membership_number": {
-                "help_text": _("Empty when the federation does not publish membership numbers.")
+                "help_text": _(
+                    "Empty when the federation does not publish membership numbers. Like the "
+                    "federation, kept by the federation: the player cannot change it."
+                )
             },
         }
         validators: list[Any] = []
@@ -204,6 +207,11 @@ class PlayerSerializer(CountryFieldMixin, ServiceSerializer):
         return data
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if self.instance is not None:
+            with service_errors():
+                services.refuse_federation_kept_changes(
+                    self.instance, by=self.acting_user, values=attrs
+                )
         club = attrs.get("club")
         if club is not None:
             if self.instance is not None:

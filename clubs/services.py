@@ -193,9 +193,37 @@ def create_player(*, by: Any, club: Club | None = None, **values: Any) -> Player
     return player
 
 
+# What the federation keeps about a player: the player reads these, only the
+# federation's or the club's admins change them (a player who could set their own
+# membership number or federation could pass for someone else).  Merges and the
+# linked account have services of their own and are never plain field edits.
+FEDERATION_KEPT_FIELDS = ("federation", "membership_number")
+
+
+def refuse_federation_kept_changes(player: Player, *, by: Any, values: Mapping[str, Any]) -> None:
+    """A ValidationError naming each federation-kept field ``by`` may not change
+    (sending the current value back, as a PUT does, is no change)."""
+    if getattr(by, "is_superuser", False) or permissions.manages_player(by, player):
+        return
+    refused = {}
+    for name in FEDERATION_KEPT_FIELDS:
+        if name in values and values[name] != getattr(player, name):
+            label = Player._meta.get_field(name).verbose_name
+            refused[name] = [
+                _(
+                    "The field “%(field)s” is kept by the federation: only its admins "
+                    "or the admins of the player's club may change it."
+                )
+                % {"field": label}
+            ]
+    if refused:
+        raise ValidationError(refused)
+
+
 @transaction.atomic
 def update_player(player: Player, *, by: Any, **values: Any) -> Player:
     permissions.require(by, "player.change", player)
+    refuse_federation_kept_changes(player, by=by, values=values)
     if "federation" in values and values["federation"] != player.federation:
         # Moving a player between federations is a federation admin's act on both sides.
         permissions.require(by, "player.delete", player)

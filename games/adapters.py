@@ -15,6 +15,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from config.engine_messages import message_for
 from engine import game as eg
 from engine import match as em
 from engine.dice import RecordedDice
@@ -247,11 +248,8 @@ def log_from_mat(match: Match, text: str) -> tuple[list[dict[str, Any]], tuple[i
     try:
         report = replay_mat(text)
     except EngineError as error:
-        line = error.data.get("line")
-        where = _("line %(line)s: ") % {"line": line} if line else ""
         raise ValidationError(
-            _("The match file is not valid: %(where)s%(reason)s")
-            % {"where": where, "reason": error.reason},
+            _("The match file is not valid: %(reason)s") % {"reason": message_for(error)},
             code=error.code,
         ) from error
     if report.get("match_length") != match.length:

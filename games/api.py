@@ -1,7 +1,9 @@
 """REST API of the games app: matches, their games and turns, result reports.
 
 Everyone reads the matches they may see (games.queries.visible_matches, the
-same as the pages).  Writes go through games.services; where a write has a
+same as the pages); a result that games.visibility hides from the reader
+(a silent round's) reads as null, its games and turns answer 403 and its
+reports are not listed.  Writes go through games.services; where a write has a
 rule in clubs.permissions it is asked first, so a refused write never reaches
 validation (HTTP 403).  Recording a turn answers an illegal turn with the
 engine's code and reason (HTTP 400) and a turn number already taken with
@@ -15,6 +17,7 @@ from typing import Any
 from django.core.exceptions import PermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db.models import Prefetch, QuerySet
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
@@ -24,8 +27,8 @@ from rest_framework.routers import BaseRouter
 
 from clubs import permissions
 from clubs.serializers import service_errors
-from games import filters, queries, services
-from games.models import Match, ReportResponse, ResultReport, Turn
+from games import filters, queries, services, visibility
+from games.models import Match, ReportResponse, ResultReport, Turn, UndoRequest
 from games.serializers import (
     CancelSerializer,
     DecideSerializer,
@@ -34,15 +37,34 @@ from games.serializers import (
     MatchSerializer,
     OverrideSerializer,
     ReportSerializer,
+    ScorerInputSerializer,
+    ScorerSerializer,
+    TimeoutInputSerializer,
     TurnErrorSerializer,
     TurnInputSerializer,
     TurnSerializer,
+    UndoInputSerializer,
+    UndoRequestSerializer,
 )
 
 
 def _require(request: Request, rule: str, match: Match) -> None:
     if not permissions.can(request.user, rule, match):
         raise PermissionDenied
+
+
+def _refused(error: PermissionDenied, **data: Any) -> Response:
+    """A service's refusal (e.g. an action of the other side) as 403 with its message."""
+    return Response(
+        {"code": "permission_denied", "reason": str(error), **data},
+        status=status.HTTP_403_FORBIDDEN,
+    )
+
+
+def _require_result_visible(request: Request, match: Match) -> None:
+    """The games and turns of a match tell its result: only to those who may see it."""
+    if not visibility.result_visible(request.user, match):
+        raise PermissionDenied(visibility.hidden_message())
 
 
 @extend_schema_view(
@@ -67,12 +89,14 @@ class MatchViewSet(
 
     def get_queryset(self) -> QuerySet[Match]:
         matches = queries.with_players(queries.visible_matches(self.request.user))
-        return matches.order_by("-created_at", "-id")
+        # Each match knows whether its result may be shown (the serializer asks).
+        return visibility.hide_results(matches, self.request.user).order_by("-created_at", "-id")
 
     @extend_schema(summary="Games of a match", responses=GameSerializer(many=True))
     @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None)
     def games(self, request: Request, pk: str | None = None) -> Response:
         match = self.get_object()
+        _require_result_visible(request, match)
         return Response(GameSerializer(match.games.order_by("number"), many=True).data)
 
     @extend_schema(
@@ -87,12 +111,15 @@ class MatchViewSet(
         description=(
             "The rules engine checks the turn.  An illegal turn is refused with the "
             "engine's code and reason (400) and saves nothing; a turn number that is "
-            "not the next one (another client was faster, or a stale page) gets 409."
+            "not the next one (another client was faster, or a stale page) gets 409.  "
+            "Only the player of the side that must act records it (the opening roll: "
+            "either player), or a scorer while scorer mode is on; anyone else gets 403."
         ),
         request=TurnInputSerializer,
         responses={
             201: TurnSerializer,
             400: OpenApiResponse(TurnErrorSerializer, description="Illegal turn."),
+            403: OpenApiResponse(TurnErrorSerializer, description="Not this user's side."),
             409: OpenApiResponse(TurnErrorSerializer, description="Turn number taken."),
         },
     )
@@ -100,9 +127,10 @@ class MatchViewSet(
     def turns(self, request: Request, pk: str | None = None) -> Response:
         match = self.get_object()
         if request.method == "GET":
+            _require_result_visible(request, match)
             turns = (
                 Turn.objects.filter(game__match=match)
-                .select_related("game")
+                .select_related("game", "recorded_by")
                 .order_by("game__number", "number", "id")
             )
             page = self.paginate_queryset(turns)
@@ -124,6 +152,8 @@ class MatchViewSet(
                 level=turn["level"],
                 clock=clock,  # type: ignore[arg-type]
             )
+        except PermissionDenied as error:
+            return _refused(error, turn=turn["number"])
         except services.RecordingError as error:
             return Response(
                 {"code": error.code, "reason": error.reason, "turn": error.turn},
@@ -145,6 +175,90 @@ class MatchViewSet(
             )
         recorded.turn.game = recorded.game
         return Response(TurnSerializer(recorded.turn).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        summary="Undo the last turn",
+        description="A player asks for their side (a scorer for either side), the opponent of "
+        "the asker agrees, or an arbiter undoes at once.  Anyone else gets 403.",
+        request=UndoInputSerializer,
+        responses={201: UndoRequestSerializer, 200: TurnSerializer},
+    )
+    @action(detail=True, methods=["post"], filter_backends=[])
+    def undo(self, request: Request, pk: str | None = None) -> Response:
+        match = self.get_object()
+        _require(request, "match.record", match)
+        given = UndoInputSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        data = given.validated_data
+        try:
+            with service_errors():
+                if data["action"] == "request":
+                    asked = services.request_undo(match, by=request.user, side=data["side"])
+                    return Response(
+                        UndoRequestSerializer(asked).data, status=status.HTTP_201_CREATED
+                    )
+                if data["action"] == "agree":
+                    pending = (
+                        UndoRequest.objects.filter(match=match, closed_at__isnull=True)
+                        .order_by("-created_at", "-id")
+                        .first()
+                    )
+                    if pending is None:
+                        return Response(
+                            {"code": "no_request", "reason": str(_("Nobody asked to undo."))},
+                            status=status.HTTP_400_BAD_REQUEST,
+                        )
+                    undone = services.agree_undo(pending, by=request.user)
+                else:
+                    undone = services.arbiter_undo(match, by=request.user)
+        except PermissionDenied as error:
+            return _refused(error)
+        return Response(TurnSerializer(undone).data)
+
+    @extend_schema(
+        summary="Claim a loss on time",
+        description="The opponent of the player whose time ran out (or a scorer, or an "
+        "arbiter) records it: that player loses the match.",
+        request=TimeoutInputSerializer,
+        responses=MatchSerializer,
+    )
+    @action(detail=True, methods=["post"], filter_backends=[])
+    def timeout(self, request: Request, pk: str | None = None) -> Response:
+        match = self.get_object()
+        _require(request, "match.record", match)
+        given = TimeoutInputSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        try:
+            with service_errors():
+                ended = services.record_timeout(
+                    match, by=request.user, loser=given.validated_data["loser"]
+                )
+        except PermissionDenied as error:
+            return _refused(error)
+        return Response(self.get_serializer(ended).data)
+
+    @extend_schema(
+        summary="Switch scorer mode",
+        description="Scorer mode lets one device record both sides (a game played over the "
+        "board).  An arbiter switches it on or off at once; a player's 'on' proposes it and "
+        "the opponent's 'on' agrees; either player switches off what they agreed to.",
+        request=ScorerInputSerializer,
+        responses=ScorerSerializer,
+    )
+    @action(detail=True, methods=["post"], filter_backends=[])
+    def scorer(self, request: Request, pk: str | None = None) -> Response:
+        match = self.get_object()
+        _require(request, "match.switch_scorer_mode", match)
+        given = ScorerInputSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        try:
+            with service_errors():
+                switched = services.set_scorer_mode(
+                    match, by=request.user, on=given.validated_data["on"]
+                )
+        except PermissionDenied as error:
+            return _refused(error)
+        return Response(ScorerSerializer(switched).data)
 
     @extend_schema(
         summary="Override the result (organizers)",
@@ -186,7 +300,9 @@ class MatchViewSet(
     create=extend_schema(
         summary="Report a result",
         description="The final score of a match not recorded move by move, optionally "
-        "with the game log or the text of a .mat file (checked by the rules engine).",
+        "with the game log or the text of a .mat file (checked by the rules engine).  "
+        "A player's report waits for the opponent; a result an arbiter or organizer of "
+        "the match enters (not playing in it) is official at once (source official).",
     ),
 )
 class ReportViewSet(
@@ -203,7 +319,8 @@ class ReportViewSet(
         responses = ReportResponse.objects.select_related("by").order_by("at", "id")
         return (
             ResultReport.objects.filter(match__in=queries.visible_matches(self.request.user))
-            .select_related("reported_by")
+            .exclude(match__in=visibility.hidden_matches(self.request.user))
+            .select_related("reported_by", "match__player1", "match__player2")
             .prefetch_related(Prefetch("responses", queryset=responses))
             .order_by("-created_at", "-id")
         )
@@ -223,7 +340,13 @@ class ReportViewSet(
         report = self.get_queryset().get(pk=report.pk)
         return Response(self.get_serializer(report).data)
 
-    @extend_schema(summary="Confirm a reported result (the opponent)", request=None)
+    @extend_schema(
+        summary="Confirm a reported result (the opponent)",
+        description="The opponent of the player who reported confirms.  When that opponent "
+        "has no account (awaits_official), a club or federation official who manages them "
+        "confirms instead, and the result is official at once.",
+        request=None,
+    )
     @action(detail=True, methods=["post"], filter_backends=[])
     def confirm(self, request: Request, pk: str | None = None) -> Response:
         report = self.get_object()

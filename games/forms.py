@@ -12,8 +12,10 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db.models import Q, QuerySet
+from django.template.defaultfilters import filesizeformat
 from django.utils.translation import gettext_lazy as _
 
 from clubs import permissions
@@ -21,7 +23,6 @@ from clubs.models import Discipline, Player
 from games import adapters
 from games.models import ClockMode, Match
 
-MAX_MATCH_FILE_BYTES = 2 * 1024 * 1024
 MAX_LENGTH = 99
 
 
@@ -40,14 +41,23 @@ def own_player(user: Any) -> Player | None:
     )
 
 
+def check_match_file_size(size: int) -> None:
+    """Refuse a match file larger than ``settings.MATCH_FILE_MAX_BYTES`` by its
+    size alone, before anything reads or parses it."""
+    limit = settings.MATCH_FILE_MAX_BYTES
+    if size > limit:
+        raise ValidationError(
+            _("The file is too large: %(size)s, at most %(limit)s.")
+            % {"size": filesizeformat(size), "limit": filesizeformat(limit)},
+            code="file_too_large",
+        )
+
+
 def read_match_file(upload: Any) -> str:
     """The text of an uploaded match file (UTF-8, else Latin-1 as old .mat files are)."""
-    if upload.size > MAX_MATCH_FILE_BYTES:
-        raise ValidationError(
-            _("The file is too large (at most %(limit)d MB).")
-            % {"limit": MAX_MATCH_FILE_BYTES // (1024 * 1024)}
-        )
-    data = bytes(upload.read())
+    check_match_file_size(upload.size)
+    data = bytes(upload.read(settings.MATCH_FILE_MAX_BYTES + 1))
+    check_match_file_size(len(data))  # a size that was not the truth
     if b"\x00" in data:
         raise ValidationError(_("This is not a text file: a .mat file is plain text."))
     try:

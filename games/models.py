@@ -3,8 +3,10 @@
 A match between two players is recorded game by game and, where the
 players want, turn by turn through the rules engine.  Player 1 plays the
 engine's White, player 2 Black.  A result becomes official only when it is
-confirmed: by the opponent of the reporter, by an arbiter's decision, or by
-an organizer's override with a written reason; every version is kept.
+confirmed: by the opponent of the reporter (for an opponent without an
+account, by a club or federation official), by an arbiter's decision, by an
+organizer's override with a written reason, when an arbiter or organizer
+enters it, or when a match recorded side by side ends; every version is kept.
 """
 
 from __future__ import annotations
@@ -16,6 +18,9 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Discipline, Federation, Player
+
+# Player 1 plays the engine's White, player 2 Black (side, winner, proposer...).
+PLAYER_CHOICES = [(1, _("player 1")), (2, _("player 2"))]
 
 
 class MatchState(models.TextChoices):
@@ -94,19 +99,44 @@ class Match(TimeControl):
     score1 = models.PositiveSmallIntegerField(_("score of player 1"), null=True, blank=True)
     score2 = models.PositiveSmallIntegerField(_("score of player 2"), null=True, blank=True)
     winner = models.PositiveSmallIntegerField(
-        _("winner"), null=True, blank=True, choices=[(1, _("player 1")), (2, _("player 2"))]
+        _("winner"), null=True, blank=True, choices=PLAYER_CHOICES
     )
     forfeit = models.BooleanField(_("won by forfeit"), default=False)
     lost_on_time = models.BooleanField(_("lost on time"), default=False)
     # Why the organizer cancelled the match (kept if a result is set on it later).
     cancel_reason = models.TextField(_("reason for cancelling"), blank=True)
-    cancelled_at = models.DateTimeField(null=True, blank=True)
+    cancelled_at = models.DateTimeField(null=True, blank=True, verbose_name=_("cancelled at"))
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("created by"),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
+    # Scorer mode: one device enters both sides' actions (a game played over the
+    # board).  Off, each player enters only their own side (games.permissions).
+    # An arbiter switches it on as ``scorer``; or both players agree to it (one
+    # proposes, ``scorer_proposed_by`` keeps their side until the other agrees),
+    # and then ``scorer`` stays empty and either player enters for both.
+    scorer_mode = models.BooleanField(_("scorer mode"), default=False)
+    scorer = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("scorer"),
+    )
+    scorer_proposed_by = models.PositiveSmallIntegerField(
+        _("scorer mode proposed by"),
+        null=True,
+        blank=True,
+        choices=PLAYER_CHOICES,
+    )
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
+    started_at = models.DateTimeField(null=True, blank=True, verbose_name=_("started at"))
+    finished_at = models.DateTimeField(null=True, blank=True, verbose_name=_("finished at"))
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -140,17 +170,25 @@ class GameEnd(models.TextChoices):
 
 
 class Game(models.Model):
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="games")
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="games", verbose_name=_("match")
+    )
     number = models.PositiveSmallIntegerField(_("game"), validators=[MinValueValidator(1)])
-    score1_before = models.PositiveSmallIntegerField(default=0)
-    score2_before = models.PositiveSmallIntegerField(default=0)
+    score1_before = models.PositiveSmallIntegerField(
+        default=0, verbose_name=_("score of player 1 before the game")
+    )
+    score2_before = models.PositiveSmallIntegerField(
+        default=0, verbose_name=_("score of player 2 before the game")
+    )
     crawford = models.BooleanField(_("Crawford game"), default=False)
     # Filled when the game ends.
-    winner = models.PositiveSmallIntegerField(null=True, blank=True)
+    winner = models.PositiveSmallIntegerField(null=True, blank=True, verbose_name=_("winner"))
     result = models.CharField(_("result"), max_length=20, blank=True)
-    multiplier = models.PositiveSmallIntegerField(null=True, blank=True)
-    cube = models.PositiveIntegerField(default=1)
-    points = models.PositiveIntegerField(null=True, blank=True)
+    multiplier = models.PositiveSmallIntegerField(
+        null=True, blank=True, verbose_name=_("multiplier")
+    )
+    cube = models.PositiveIntegerField(default=1, verbose_name=_("cube"))
+    points = models.PositiveIntegerField(null=True, blank=True, verbose_name=_("points"))
     end = models.CharField(_("ended by"), max_length=10, choices=GameEnd.choices, blank=True)
 
     class Meta:
@@ -184,25 +222,39 @@ class TurnKind(models.TextChoices):
 class Turn(models.Model):
     """One recorded action of a game, in order.  Undone turns stay, marked."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="turns")
-    number = models.PositiveIntegerField(_("turn"), validators=[MinValueValidator(1)])
-    side = models.PositiveSmallIntegerField(
-        _("side"), choices=[(1, _("player 1")), (2, _("player 2"))]
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="turns", verbose_name=_("game")
     )
+    number = models.PositiveIntegerField(_("turn"), validators=[MinValueValidator(1)])
+    side = models.PositiveSmallIntegerField(_("side"), choices=PLAYER_CHOICES)
     kind = models.CharField(_("action"), max_length=10, choices=TurnKind.choices)
     dice = models.JSONField(_("dice"), default=list, blank=True)
     moves = models.CharField(_("moves"), max_length=200, blank=True)
     level = models.CharField(_("resignation level"), max_length=20, blank=True)
     position_id = models.CharField(_("position after"), max_length=20, blank=True)
-    clock1_ms = models.PositiveIntegerField(null=True, blank=True)
-    clock2_ms = models.PositiveIntegerField(null=True, blank=True)
-    recorded_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    clock1_ms = models.PositiveIntegerField(
+        null=True, blank=True, verbose_name=_("clock of player 1 (ms)")
     )
-    recorded_at = models.DateTimeField(auto_now_add=True)
-    undone_at = models.DateTimeField(null=True, blank=True)
+    clock2_ms = models.PositiveIntegerField(
+        null=True, blank=True, verbose_name=_("clock of player 2 (ms)")
+    )
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("recorded by"),
+    )
+    recorded_at = models.DateTimeField(auto_now_add=True, verbose_name=_("recorded at"))
+    undone_at = models.DateTimeField(null=True, blank=True, verbose_name=_("undone at"))
     undone_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("undone by"),
     )
 
     class Meta:
@@ -235,18 +287,30 @@ class ReportSource(models.TextChoices):
     RECORD = "record", _("move-by-move record")
     ARBITER = "arbiter", _("arbiter's decision")
     OVERRIDE = "override", _("organizer's override")
+    # An arbiter or organizer who does not play in the match entered the result:
+    # official at once, no confirmation step.
+    OFFICIAL = "official", _("entered by the arbiter or organizer")
 
 
 class ResultReport(models.Model):
     """One version of a match result; only a confirmed one counts."""
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="reports")
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="reports", verbose_name=_("match")
+    )
     source = models.CharField(_("source"), max_length=10, choices=ReportSource.choices)
     reported_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("reported by"),
     )
     # Which player reported (1 or 2); empty for arbiters and organizers.
-    reporter_side = models.PositiveSmallIntegerField(null=True, blank=True)
+    reporter_side = models.PositiveSmallIntegerField(
+        null=True, blank=True, verbose_name=_("reporter's side")
+    )
     score1 = models.PositiveSmallIntegerField(_("score of player 1"))
     score2 = models.PositiveSmallIntegerField(_("score of player 2"))
     games = models.JSONField(_("game log"), default=list, blank=True)
@@ -256,8 +320,8 @@ class ResultReport(models.Model):
         _("status"), max_length=10, choices=ReportStatus.choices, default=ReportStatus.PENDING
     )
     deadline = models.DateTimeField(_("confirm by"), null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    decided_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
+    decided_at = models.DateTimeField(null=True, blank=True, verbose_name=_("decided at"))
 
     class Meta:
         ordering = ["match", "-created_at", "-id"]
@@ -286,16 +350,25 @@ class ResponseKind(models.TextChoices):
     UPHOLD = "uphold", _("upheld by the arbiter")
     OVERTURN = "overturn", _("overturned by the arbiter")
     AUTO = "auto", _("confirmed after the deadline")
+    # For a player without an account, by a club or federation official.
+    OFFICIAL = "official", _("confirmed by an official")
 
 
 class ReportResponse(models.Model):
-    report = models.ForeignKey(ResultReport, on_delete=models.CASCADE, related_name="responses")
+    report = models.ForeignKey(
+        ResultReport, on_delete=models.CASCADE, related_name="responses", verbose_name=_("report")
+    )
     kind = models.CharField(_("response"), max_length=10, choices=ResponseKind.choices)
     by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("by"),
     )
     reason = models.TextField(_("reason"), blank=True)
-    at = models.DateTimeField(auto_now_add=True)
+    at = models.DateTimeField(auto_now_add=True, verbose_name=_("when"))
 
     class Meta:
         ordering = ["report", "at", "id"]
@@ -309,17 +382,30 @@ class ReportResponse(models.Model):
 class UndoRequest(models.Model):
     """A player's request to take back the last turn; the opponent agrees or not."""
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="undo_requests")
-    turn = models.ForeignKey(Turn, on_delete=models.CASCADE, related_name="undo_requests")
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="undo_requests", verbose_name=_("match")
+    )
+    turn = models.ForeignKey(
+        Turn, on_delete=models.CASCADE, related_name="undo_requests", verbose_name=_("turn")
+    )
     requested_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+        verbose_name=_("requested by"),
     )
-    requester_side = models.PositiveSmallIntegerField()
+    requester_side = models.PositiveSmallIntegerField(verbose_name=_("requester's side"))
     agreed_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("agreed by"),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
-    closed_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
+    closed_at = models.DateTimeField(null=True, blank=True, verbose_name=_("closed at"))
 
     class Meta:
         ordering = ["-created_at"]

@@ -6,9 +6,12 @@ Registered from GamesConfig.ready.  The tournaments app extends
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
-from clubs.permissions import is_federation_admin, manages_player, register
+from django.core.exceptions import PermissionDenied
+from django.utils.translation import gettext as _
+
+from clubs.permissions import can, is_federation_admin, manages_player, register
 from games.models import Match
 
 
@@ -36,16 +39,106 @@ def _match_override(user: Any, match: Match) -> bool:
     return is_federation_admin(user, match.federation)
 
 
+class SideAction(NamedTuple):
+    """The target of ``match.act_for_side``: an action of ``side`` (1 or 2) in ``match``.
+
+    ``side`` None is the opening roll: no side acts yet, both dice are rolled
+    in front of both players, so either player enters it (as over-the-board
+    recording apps let either player key in the opening dice); a wrong entry is
+    taken back like any turn (an undo the opponent agrees to, or the arbiter).
+    """
+
+    match: Match
+    side: int | None
+
+
+def side_of(user: Any, match: Match) -> int | None:
+    """1 or 2 when ``user`` is that player of the match, else None."""
+    if user is None or user.pk is None:
+        return None
+    if match.player1.user_id == user.pk:
+        return 1
+    if match.player2.user_id == user.pk:
+        return 2
+    return None
+
+
+def is_scorer(user: Any, match: Match) -> bool:
+    """Whether ``user`` enters both sides' actions of ``match`` now (scorer mode is on).
+
+    The arbiters of the match are scorers whenever the mode is on (whoever of
+    them switched it on, kept in ``Match.scorer``); when both players agreed to
+    it, either player is a scorer too.  Anyone else enters nothing for a side.
+    """
+    if not match.scorer_mode or user is None or not user.is_authenticated:
+        return False
+    if match.scorer_id is None and plays_in(user, match):
+        return True
+    return can(user, "match.arbitrate", match)
+
+
+# No site-admin pass: a site admin who plays a match acts only for their own
+# side like anyone; as an arbiter they may switch scorer mode on.
+@register("match.act_for_side", superuser_bypass=False)
+def _match_act_for_side(user: Any, target: SideAction) -> bool:
+    """Only the player of the side that must act enters its action, or a scorer."""
+    match, side = target
+    if is_scorer(user, match):
+        return True
+    mine = side_of(user, match)
+    return mine is not None and (side is None or side == mine)
+
+
+@register("match.switch_scorer_mode")
+def _match_switch_scorer_mode(user: Any, match: Match) -> bool:
+    """Who may touch the switch at all: an arbiter turns it on or off; a player
+    proposes, agrees to, or withdraws from players' scorer mode (the service
+    decides what each press does)."""
+    return plays_in(user, match) or can(user, "match.arbitrate", match)
+
+
+def require_side(
+    user: Any, match: Match, side: int | None, action: str, refusal: str | None = None
+) -> None:
+    """Raise PermissionDenied unless ``user`` may enter ``action`` (words, translated)
+    for ``side``.  The message (``refusal``, or one made here) names the action
+    and whose it is.  ``user`` None is the system (a task, or an import of a
+    whole match file checked as a whole)."""
+    if user is None or can(user, "match.act_for_side", SideAction(match, side)):
+        return
+    if refusal is None and side is None:
+        refusal = _(
+            "You may not record “%(action)s”: only the players of this match "
+            "(or a scorer in scorer mode) record it."
+        ) % {"action": action}
+    elif refusal is None:
+        refusal = _(
+            "You may not record “%(action)s”: it is %(name)s's turn, and each player "
+            "records only their own side's actions (or a scorer in scorer mode)."
+        ) % {"action": action, "name": match.player(side)}  # type: ignore[arg-type]
+    raise PermissionDenied(refusal)
+
+
 @register("match.record")
 def _match_record(user: Any, match: Match) -> bool:
-    """The players record their game at the board; an arbiter may record for them."""
-    from clubs.permissions import can
-
+    """Who sees the recording controls of a match: its players and arbiters.
+    Which side's actions each of them enters is ``match.act_for_side``."""
     return plays_in(user, match) or can(user, "match.arbitrate", match)
 
 
 @register("match.report")
 def _match_report(user: Any, match: Match) -> bool:
-    from clubs.permissions import can
-
     return plays_in(user, match) or can(user, "match.arbitrate", match)
+
+
+@register("match.answer_for_absent")
+def _match_answer_for_absent(user: Any, match: Match) -> bool:
+    """Who answers a reported result for the players of ``match`` who have no account
+    (they cannot confirm or dispute it themselves): a club or federation official
+    who manages each of them, or an arbiter of the match.  The service adds that
+    this official neither plays in the match nor reported the result."""
+    absent = [player for player in (match.player1, match.player2) if player.user_id is None]
+    return bool(absent) and (
+        all(manages_player(user, player) for player in absent)
+        or can(user, "match.arbitrate", match)
+    )

@@ -12,7 +12,7 @@ from django.db.models import Case, IntegerField, Prefetch, Q, QuerySet, Value, W
 from django.utils.translation import gettext as _
 
 from clubs import permissions
-from games import services
+from games import services, visibility
 from games.models import ClockMode, Game, Match, ReportResponse, ResultReport, Turn
 
 
@@ -68,11 +68,11 @@ def match_page(user: Any, pk: int) -> Match:
         .prefetch_related(Prefetch("responses", queryset=responses))
         .order_by("-created_at", "-id")
     )
-    return (
-        with_players(visible_matches(user))
-        .prefetch_related(Prefetch("games", queryset=games), Prefetch("reports", queryset=reports))
-        .get(pk=pk)
-    )
+    # Marked for games.visibility in the same query (whether its result may be shown).
+    matches = visibility.hide_results(with_players(visible_matches(user)), user)
+    return matches.prefetch_related(
+        Prefetch("games", queryset=games), Prefetch("reports", queryset=reports)
+    ).get(pk=pk)
 
 
 def open_report(match: Match) -> ResultReport | None:
@@ -108,6 +108,29 @@ def disputes_for(user: Any) -> list[ResultReport]:
         .order_by("created_at", "id")
     )
     return [report for report in disputed if permissions.can(user, "match.arbitrate", report.match)]
+
+
+def awaiting_official(user: Any) -> list[ResultReport]:
+    """Pending results against a player without an account that ``user`` may confirm
+    for them (games.services.answers_for_absent), oldest first."""
+    if not _signed_in(user):
+        return []
+    candidates = (
+        ResultReport.objects.filter(status="pending")
+        .filter(Q(match__player1__user__isnull=True) | Q(match__player2__user__isnull=True))
+        .select_related(
+            "reported_by",
+            "match__player1",
+            "match__player2",
+            "match__discipline",
+            "match__federation",
+        )
+        .prefetch_related(
+            Prefetch("responses", queryset=ReportResponse.objects.select_related("by"))
+        )
+        .order_by("created_at", "id")
+    )
+    return [report for report in candidates if services.answers_for_absent(user, report)]
 
 
 # --- Time control, in words

@@ -14,8 +14,9 @@ from rest_framework import serializers
 from clubs import permissions
 from clubs.models import Discipline, Player
 from clubs.serializers import service_errors
-from games import queries, services
+from games import queries, services, visibility
 from games.models import (
+    PLAYER_CHOICES,
     ClockMode,
     Game,
     Match,
@@ -35,6 +36,10 @@ class _ActingUser:
         return getattr(request, "user", None)
 
 
+# What a hidden result leaves out of a match (games.visibility).
+RESULT_FIELDS = ("score1", "score2", "winner", "forfeit", "lost_on_time")
+
+
 class MatchSerializer(_ActingUser, serializers.ModelSerializer):
     """A match; player 1 plays White, player 2 Black.  The score is the official
     (confirmed) result, null until there is one."""
@@ -49,6 +54,12 @@ class MatchSerializer(_ActingUser, serializers.ModelSerializer):
     clock = serializers.SerializerMethodField(help_text=_("The time control in words."))
     winner = serializers.IntegerField(
         read_only=True, allow_null=True, help_text=_("1 or 2 once the result is official.")
+    )
+    result_hidden = serializers.SerializerMethodField(
+        help_text=_(
+            "True while the result is not published to you (a silent round): the score, "
+            "winner, forfeit and loss on time then read as null."
+        )
     )
 
     class Meta:
@@ -75,6 +86,7 @@ class MatchSerializer(_ActingUser, serializers.ModelSerializer):
             "winner",
             "forfeit",
             "lost_on_time",
+            "result_hidden",
             "cancel_reason",
             "cancelled_at",
             "created_at",
@@ -112,6 +124,17 @@ class MatchSerializer(_ActingUser, serializers.ModelSerializer):
     def get_clock(self, match: Match) -> str:
         return queries.clock_label(match)
 
+    @extend_schema_field(OpenApiTypes.BOOL)
+    def get_result_hidden(self, match: Match) -> bool:
+        return not visibility.result_visible(self.acting_user, match)
+
+    def to_representation(self, instance: Match) -> dict[str, Any]:
+        data = super().to_representation(instance)
+        if data.get("result_hidden"):
+            for name in RESULT_FIELDS:
+                data[name] = None
+        return data
+
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if attrs.get("clock_mode", ClockMode.NONE) == ClockMode.NONE:
             for name in ("clock_reserve_seconds", "clock_per_point_seconds", "clock_move_seconds"):
@@ -147,6 +170,12 @@ class TurnSerializer(serializers.ModelSerializer):
 
     game = serializers.IntegerField(source="game.number", read_only=True)
     side = serializers.IntegerField(read_only=True, help_text=_("The player acting: 1 or 2."))
+    recorded_by = serializers.CharField(
+        source="recorded_by.get_username",
+        read_only=True,
+        default=None,
+        help_text=_("The account that entered the turn (a scorer may enter both sides)."),
+    )
 
     class Meta:
         model = Turn
@@ -161,6 +190,7 @@ class TurnSerializer(serializers.ModelSerializer):
             "position_id",
             "clock1_ms",
             "clock2_ms",
+            "recorded_by",
             "recorded_at",
             "undone_at",
         ]
@@ -188,6 +218,51 @@ class TurnInputSerializer(serializers.Serializer):
         required=False,
         help_text=_("Milliseconds left on the clocks of player 1 and player 2 after the turn."),
     )
+
+
+class UndoInputSerializer(serializers.Serializer):
+    action = serializers.ChoiceField(
+        choices=["request", "agree", "arbiter"],
+        help_text=_(
+            "request: ask to take back the last turn (for your side); agree: the "
+            "opponent of the asker agrees; arbiter: an arbiter undoes it at once."
+        ),
+    )
+    side = serializers.ChoiceField(
+        choices=PLAYER_CHOICES,
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text=_("A scorer asks for this side (default: the side of the last turn)."),
+    )
+
+
+class UndoRequestSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    turn = serializers.IntegerField(source="turn.number")
+    requester_side = serializers.IntegerField()
+
+
+class TimeoutInputSerializer(serializers.Serializer):
+    loser = serializers.ChoiceField(
+        choices=PLAYER_CHOICES, help_text=_("The player (1 or 2) whose time ran out.")
+    )
+
+
+class ScorerInputSerializer(serializers.Serializer):
+    on = serializers.BooleanField(
+        help_text=_(
+            "Switch scorer mode on or off.  A player's 'on' proposes it until the "
+            "opponent's 'on' agrees; an arbiter's takes effect at once."
+        )
+    )
+
+
+class ScorerSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Match
+        fields = ["id", "scorer_mode", "scorer", "scorer_proposed_by"]
+        read_only_fields = fields
 
 
 class TurnErrorSerializer(serializers.Serializer):
@@ -219,6 +294,12 @@ class ReportSerializer(_ActingUser, serializers.ModelSerializer):
         default=list,
         help_text=_("Games in order: {winner: 1|2, points, result, cube}."),
     )
+    awaits_official = serializers.SerializerMethodField(
+        help_text=_(
+            "True while the result waits for a club or federation official's confirmation "
+            "(the player who must answer has no account); it has no deadline then."
+        )
+    )
 
     class Meta:
         model = ResultReport
@@ -238,6 +319,7 @@ class ReportSerializer(_ActingUser, serializers.ModelSerializer):
             "created_at",
             "decided_at",
             "responses",
+            "awaits_official",
         ]
         read_only_fields = [
             "source",
@@ -254,6 +336,16 @@ class ReportSerializer(_ActingUser, serializers.ModelSerializer):
         fields = super().get_fields()
         fields["match"].queryset = queries.visible_matches(self.acting_user)  # type: ignore[attr-defined]
         return fields
+
+    def get_awaits_official(self, report: ResultReport) -> bool:
+        return services.awaits_official(report)
+
+    def validate_mat_text(self, value: str) -> str:
+        # The form's limit for an uploaded file, checked before the engine reads it.
+        from games.forms import check_match_file_size
+
+        check_match_file_size(len(value.encode("utf-8")))
+        return value
 
     def create(self, validated_data: dict[str, Any]) -> ResultReport:
         with service_errors():

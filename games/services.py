@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -23,10 +23,12 @@ from django.utils.translation import gettext as _
 
 from clubs import permissions
 from clubs.models import Discipline, Federation, Player
+from config.engine_messages import message_for, variant_label
 from engine import game as eg
 from engine.errors import EngineError
 from engine.notation import format_moves, parse_moves
 from games import adapters, clocks, scorecheck
+from games import permissions as side_rules
 from games.events import result_confirmed, result_withdrawn
 from games.models import (
     ClockMode,
@@ -61,12 +63,15 @@ class TurnConflict(Exception):
 
 
 class RecordingError(Exception):
-    """The engine refused the turn: ``code`` and ``reason`` come from it."""
+    """The engine refused the turn: ``code`` and data come from it, ``reason`` is
+    the user's sentence for them (``engine_reason`` keeps the engine's English for logs)."""
 
     def __init__(self, error: EngineError, turn: int) -> None:
-        super().__init__(error.reason)
+        reason = message_for(error)
+        super().__init__(reason)
         self.code = error.code
-        self.reason = error.reason
+        self.reason = reason
+        self.engine_reason = error.reason
         self.turn = turn
         self.data = {k: v for k, v in error.data.items() if k != "turn"}
 
@@ -157,14 +162,20 @@ def record_turn(
     moves: str = "",
     level: str = "",
     clock: tuple[int | None, int | None] = (None, None),
+    imported_by: Any = None,
 ) -> Recorded:
-    """Record the next action of the current game; ``number`` must be the next turn number."""
+    """Record the next action of the current game; ``number`` must be the next turn number.
+
+    Only the player of the side that must act records it (the opening roll:
+    either player), or a scorer in scorer mode (games.permissions); anyone
+    else gets PermissionDenied and nothing is saved.  ``by`` None is the
+    system: an imported match file, whose importer (``imported_by``) is kept
+    as the one who entered the turn."""
     match = (
         Match.objects.select_for_update(of=("self",))
         .select_related("player1", "player2", "discipline")
         .get(pk=match.pk)
     )
-    permissions.require(by, "match.record", match)
     if not match.recorded:
         raise ValidationError(_("This match is not recorded move by move."))
     if match.state in (MatchState.FINISHED, MatchState.CANCELLED):
@@ -176,6 +187,14 @@ def record_turn(
         raise TurnConflict(expected, number)
     state = adapters.replay(match, game, live)
     actor = state.to_act if kind != TurnKind.OPENING else None
+    # The side whose action this is: whoever the game waits for (the resigner's
+    # opponent accepts, the doubler's opponent takes); the opening roll has none.
+    side_rules.require_side(
+        by,
+        match,
+        adapters.player_of(actor) if actor is not None else None,
+        str(dict(TurnKind.choices).get(kind, kind)),
+    )
     try:
         new_state = adapters.apply_turn(
             state, adapters.TurnInput(kind, tuple(dice), moves.strip(), level)
@@ -198,7 +217,7 @@ def record_turn(
                 position_id=adapters.position_id(new_state),
                 clock1_ms=clock[0],
                 clock2_ms=clock[1],
-                recorded_by=by if by is not None and by.is_authenticated else None,
+                recorded_by=_recorder(by if by is not None else imported_by),
             )
     except IntegrityError as error:  # another connection won the race for this number
         raise TurnConflict(expected + 1, number) from error
@@ -209,6 +228,11 @@ def record_turn(
     if new_state.finished:
         _close_game(match, game, new_state.result)  # type: ignore[arg-type]
     return Recorded(turn=turn, state=new_state, game=game)
+
+
+def _recorder(user: Any) -> Any:
+    """The user kept as having entered a turn (None only for the system)."""
+    return user if user is not None and user.is_authenticated else None
 
 
 def _charged_clock(
@@ -251,19 +275,69 @@ def _close_game(match: Match, game: Game, result: eg.GameResult) -> None:
         _finish_recorded_match(match, final[0], final[1])
 
 
-def _finish_recorded_match(match: Match, score1: int, score2: int) -> None:
+def _finish_recorded_match(
+    match: Match, score1: int, score2: int, *, closed_by: Any = None
+) -> ResultReport:
+    """The record gives the result.  It is official at once when each side's actions
+    were entered by that side's own player, by an arbiter or organizer of the match,
+    or by a scorer in scorer mode (switched on by an arbiter, or by both players):
+    the engine checked every action, and each side entered or consented to its own,
+    so there is nothing left to confirm.  A side whose actions another player
+    entered (a loss on time claimed by the opponent, a match file one player
+    uploaded, a money session one player closed) confirms once; the side that
+    entered everything counts as the reporter."""
     match.state = MatchState.FINISHED
     match.finished_at = timezone.now()
     match.save(update_fields=["state", "finished_at"])
-    _open_report(
+    unvouched = _sides_entered_by_others(match, closed_by)
+    vouched = {1, 2} - unvouched
+    report = _open_report(
         match,
         source=ReportSource.RECORD,
         by=None,
-        reporter_side=None,
+        reporter_side=vouched.pop() if len(vouched) == 1 else None,
         score1=score1,
         score2=score2,
         games=adapters.game_log(match.games.order_by("number")),
     )
+    if not unvouched:
+        report.deadline = None  # nothing to wait for
+        report.save(update_fields=["deadline"])
+        _make_official(report, match)
+    return report
+
+
+def _sides_entered_by_others(match: Match, closed_by: Any) -> set[int]:
+    """Sides with an action in the live record entered by another player (not by
+    their own player, an official of the match, or a scorer in scorer mode)."""
+    from django.contrib.auth import get_user_model
+
+    own = {1: match.player1.user_id, 2: match.player2.user_id}
+    rows = Turn.objects.filter(game__match=match, undone_at__isnull=True).values_list(
+        "side", "kind", "recorded_by_id"
+    )
+    entered: dict[int, set[int]] = {}  # user -> sides they entered that are not theirs
+    for side, kind, entrant in rows:
+        if kind == TurnKind.OPENING:  # both dice are rolled at once: either player enters them
+            continue
+        # An uploaded match file is recorded by the system for the uploader.
+        entrant = entrant if entrant is not None else match.created_by_id
+        if entrant is not None and entrant != own[side]:
+            entered.setdefault(entrant, set()).add(side)
+    users = get_user_model().objects.in_bulk(list(entered))
+    sides: set[int] = set()
+    for pk, their in entered.items():
+        user = users.get(pk)
+        if user is None or not _vouches_for_both(user, match):
+            sides |= their
+    closer = _player_side(closed_by, match)
+    if closer is not None and not _vouches_for_both(closed_by, match):
+        sides.add(3 - closer)  # closing a money session is the closer's word, like a report
+    return sides
+
+
+def _vouches_for_both(user: Any, match: Match) -> bool:
+    return enters_officially(user, match) or side_rules.is_scorer(user, match)
 
 
 @transaction.atomic
@@ -279,17 +353,38 @@ def end_session(match: Match, *, by: Any) -> Match:
             raise ValidationError(_("Finish the game in progress first."))
         games.pop().delete()
     record = adapters.engine_match(match, games)
-    _finish_recorded_match(match, *record.score)
+    _finish_recorded_match(match, *record.score, closed_by=by)
     return match
 
 
 @transaction.atomic
 def record_timeout(match: Match, *, by: Any, loser: int) -> Match:
-    """A player ran out of time: they lose the match (TOURNAMENTS.md, clocks)."""
-    match = Match.objects.select_for_update().get(pk=match.pk)
-    permissions.require(by, "match.record", match)
+    """A player ran out of time: they lose the match (TOURNAMENTS.md, clocks).
+
+    The claim is the opponent's (the side still on time), a scorer's in
+    scorer mode, or an arbiter's decision; the player whose flag fell does not
+    enter it for the opponent, and nobody else may."""
+    match = (
+        Match.objects.select_for_update(of=("self",))
+        .select_related("player1", "player2")
+        .get(pk=match.pk)
+    )
     if loser not in (1, 2):
         raise ValidationError(_("The loser is player 1 or player 2."))
+    if match.clock_mode == ClockMode.NONE:
+        raise ValidationError(_("This match is played without a clock: nobody loses on time."))
+    if by is not None and not permissions.can(by, "match.arbitrate", match):
+        side_rules.require_side(
+            by,
+            match,
+            3 - loser,
+            _("loss on time"),
+            _(
+                "Only %(name)s, the opponent of the player whose time ran out, "
+                "or an arbiter records a loss on time."
+            )
+            % {"name": match.player(3 - loser)},
+        )
     if match.state in (MatchState.FINISHED, MatchState.CANCELLED):
         raise ValidationError(_("The match is over."))
     game = _open_game(match)
@@ -299,7 +394,7 @@ def record_timeout(match: Match, *, by: Any, loser: int) -> Match:
         number=live + 1,
         side=loser,
         kind=TurnKind.TIMEOUT,
-        recorded_by=by if by is not None and by.is_authenticated else None,
+        recorded_by=_recorder(by),
     )
     winner = 3 - loser
     game.winner, game.result, game.multiplier, game.points, game.end = (
@@ -317,15 +412,9 @@ def record_timeout(match: Match, *, by: Any, loser: int) -> Match:
     scores = [game.score1_before, game.score2_before]
     if match.length:
         scores[winner - 1] = match.length  # the match is awarded to the player still on time
-    _open_report(
-        match,
-        source=ReportSource.RECORD,
-        by=None,
-        reporter_side=None,
-        score1=scores[0],
-        score2=scores[1],
-        games=adapters.game_log(match.games.order_by("number")),
-    )
+    # Official at once when an arbiter records it; the loser confirms a claim by
+    # the opponent (games.services._finish_recorded_match).
+    _finish_recorded_match(match, scores[0], scores[1])
     return match
 
 
@@ -333,17 +422,31 @@ def record_timeout(match: Match, *, by: Any, loser: int) -> Match:
 
 
 @transaction.atomic
-def request_undo(match: Match, *, by: Any) -> UndoRequest:
-    """A player asks to take back the last live turn; the opponent must agree."""
+def request_undo(match: Match, *, by: Any, side: int | None = None) -> UndoRequest:
+    """A player asks to take back the last live turn; the opponent must agree.
+
+    The request is made for the asker's own side; a scorer in scorer mode asks
+    for ``side`` (by default the side that made the last turn)."""
     match = (
         Match.objects.select_for_update(of=("self",))
         .select_related("player1", "player2")
         .get(pk=match.pk)
     )
-    side = _player_side(by, match)
-    if side is None:
-        raise ValidationError(_("Only a player of the match can ask to undo a turn."))
     turn = _last_live_turn(match)
+    if side is None:
+        side = _player_side(by, match) or turn.side
+    if side not in (1, 2):
+        raise ValidationError(_("The side is player 1 or player 2."))
+    side_rules.require_side(
+        by,
+        match,
+        side,
+        _("ask to undo the last turn"),
+        _(
+            "Only a player of the match asks to undo a turn, for their own side "
+            "(or a scorer in scorer mode)."
+        ),
+    )
     UndoRequest.objects.filter(match=match, closed_at__isnull=True).update(closed_at=timezone.now())
     return UndoRequest.objects.create(match=match, turn=turn, requested_by=by, requester_side=side)
 
@@ -358,8 +461,15 @@ def agree_undo(request: UndoRequest, *, by: Any) -> Turn:
     request = UndoRequest.objects.select_for_update().get(pk=request.pk)
     if request.closed_at is not None:
         raise ValidationError(_("This undo request is closed."))
-    if _player_side(by, match) != 3 - request.requester_side:
-        raise ValidationError(_("The opponent of the player who asked must agree."))
+    opponent = 3 - request.requester_side
+    side_rules.require_side(
+        by,
+        match,
+        opponent,
+        _("agree to undo"),
+        _("Only %(name)s, the opponent of the player who asked, can agree to undo the turn.")
+        % {"name": match.player(opponent)},
+    )
     if _last_live_turn(match).pk != request.turn_id:
         raise ValidationError(_("The game has moved on since the request; ask again."))
     request.agreed_by = by
@@ -373,6 +483,57 @@ def arbiter_undo(match: Match, *, by: Any) -> Turn:
     match = Match.objects.select_for_update().get(pk=match.pk)
     permissions.require(by, "match.arbitrate", match)
     return _undo(match, by)
+
+
+# --- Scorer mode
+
+
+@transaction.atomic
+def set_scorer_mode(match: Match, *, by: Any, on: bool) -> Match:
+    """Switch scorer mode (one device enters both sides) on or off.
+
+    An arbiter of the match switches it on or off at once and is kept as the
+    scorer.  Players need both to consent: the first to ask only proposes it
+    (``scorer_proposed_by``), the opponent's ask switches it on; either player
+    withdraws a proposal or switches off the mode they agreed to, but not one
+    an arbiter switched on.
+    """
+    match = (
+        Match.objects.select_for_update(of=("self",))
+        .select_related("player1", "player2")
+        .get(pk=match.pk)
+    )
+    permissions.require(by, "match.switch_scorer_mode", match)
+    if match.state in (MatchState.FINISHED, MatchState.CANCELLED) and on:
+        raise ValidationError(_("The match is over."))
+    fields = ["scorer_mode", "scorer", "scorer_proposed_by"]
+    if permissions.can(by, "match.arbitrate", match):
+        match.scorer_mode, match.scorer, match.scorer_proposed_by = on, by if on else None, None
+        match.save(update_fields=fields)
+        return match
+    side = _player_side(by, match)
+    assert side is not None  # match.switch_scorer_mode: a player or an arbiter
+    if on:
+        if match.scorer_mode:
+            raise ValidationError(_("Scorer mode is on already."))
+        if match.scorer_proposed_by == side:
+            raise ValidationError(
+                _("You proposed scorer mode already; %(name)s has to agree.")
+                % {"name": match.player(3 - side)}
+            )
+        if match.scorer_proposed_by == 3 - side:  # the opponent proposed it: both agree now
+            match.scorer_mode, match.scorer, match.scorer_proposed_by = True, None, None
+        else:
+            match.scorer_proposed_by = side
+        match.save(update_fields=fields)
+        return match
+    if match.scorer_mode and match.scorer_id is not None:
+        raise PermissionDenied(
+            _("An arbiter switched scorer mode on for this match; only an arbiter switches it off.")
+        )
+    match.scorer_mode, match.scorer, match.scorer_proposed_by = False, None, None
+    match.save(update_fields=fields)
+    return match
 
 
 def _last_live_turn(match: Match) -> Turn:
@@ -424,6 +585,55 @@ def _deadline() -> datetime.datetime:
     return timezone.now() + datetime.timedelta(hours=settings.RESULT_CONFIRMATION_HOURS)
 
 
+def enters_officially(user: Any, match: Match) -> bool:
+    """Whether a result ``user`` enters for ``match`` is official at once: an arbiter
+    or organizer of the match (games and tournaments rules), or the system
+    (``None``).  An official who plays in the match reports as a player: their
+    opponent confirms, as for anyone else."""
+    if user is None:
+        return True
+    if not user.is_authenticated or _player_side(user, match) is not None:
+        return False
+    return permissions.can(user, "match.arbitrate", match) or permissions.can(
+        user, "match.override", match
+    )
+
+
+def _sides_to_answer(report: ResultReport) -> set[int]:
+    """Player sides whose confirmation ``report`` still waits for."""
+    return {1, 2} - _confirmers(report)
+
+
+def absent_players(report: ResultReport) -> list[Player]:
+    """Players whose confirmation a pending ``report`` waits for but who have no
+    account to give it: a club or federation official answers for them."""
+    if report.status != ReportStatus.PENDING:
+        return []
+    match = report.match
+    return [
+        match.player(side)
+        for side in sorted(_sides_to_answer(report))
+        if match.player(side).user_id is None
+    ]
+
+
+def awaits_official(report: ResultReport) -> bool:
+    """The report counts only once an official confirms it (its opponent cannot)."""
+    return bool(absent_players(report))
+
+
+def answers_for_absent(user: Any, report: ResultReport) -> bool:
+    """Whether ``user`` may confirm or dispute ``report`` for the players who cannot:
+    an official who manages each of them (or arbitrates the match), who neither
+    plays in the match nor reported the result."""
+    if user is None or not user.is_authenticated:
+        return False
+    match = report.match
+    if _player_side(user, match) is not None or report.reported_by_id == user.pk:
+        return False
+    return awaits_official(report) and permissions.can(user, "match.answer_for_absent", match)
+
+
 def _open_report(
     match: Match,
     *,
@@ -439,6 +649,10 @@ def _open_report(
     match.reports.filter(status__in=[ReportStatus.PENDING, ReportStatus.DISPUTED]).update(
         status=ReportStatus.SUPERSEDED, decided_at=timezone.now()
     )
+    # Nobody answers for a player without an account when the deadline passes: the
+    # report waits for an official instead (no deadline).
+    answering = {1, 2} - {reporter_side}
+    silent = any(match.player(side).user_id is None for side in answering)
     report = ResultReport.objects.create(
         match=match,
         source=source,
@@ -449,7 +663,7 @@ def _open_report(
         games=games,
         mat_text=mat_text,
         reason=reason,
-        deadline=_deadline(),
+        deadline=None if silent else _deadline(),
     )
     match.result_status = ResultStatus.PENDING
     match.save(update_fields=["result_status"])
@@ -466,7 +680,11 @@ def submit_report(
     games: list[dict[str, Any]] | None = None,
     mat_text: str = "",
 ) -> ResultReport:
-    """A player reports the final score (optionally with the game log or a .mat file)."""
+    """Report the final score (optionally with the game log or a .mat file).
+
+    A player's report waits for the opponent's confirmation.  An arbiter or
+    organizer of the match who does not play in it enters the result: it is
+    official at once, recorded as theirs (``ReportSource.OFFICIAL``)."""
     match = (
         Match.objects.select_for_update(of=("self",))
         .select_related("player1", "player2", "discipline")
@@ -479,6 +697,11 @@ def submit_report(
         raise ValidationError(
             _("This match is recorded move by move; its record gives the result.")
         )
+    official = enters_officially(by, match)
+    if official and match.result_status == ResultStatus.DISPUTED:
+        raise ValidationError(
+            _("The reported result is disputed: decide the dispute, giving the reason.")
+        )
     log = list(games or [])
     if mat_text.strip():
         log, final = adapters.log_from_mat(match, mat_text)
@@ -488,18 +711,21 @@ def submit_report(
                 % {"a": final[0], "b": final[1], "c": score1, "d": score2}
             )
     adapters.check_report(match, score1, score2, log)
-    side = _player_side(by, match)
     report = _open_report(
         match,
-        source=ReportSource.PLAYER,
+        source=ReportSource.OFFICIAL if official else ReportSource.PLAYER,
         by=by,
-        reporter_side=side,
+        reporter_side=None if official else _player_side(by, match),
         score1=score1,
         score2=score2,
         games=log,
         mat_text=mat_text,
     )
-    if match.state == MatchState.SCHEDULED:
+    if official:
+        report.deadline = None
+        report.save(update_fields=["deadline"])
+        _make_official(report, match)
+    elif match.state == MatchState.SCHEDULED:
         match.state = MatchState.FINISHED
         match.finished_at = timezone.now()
         match.save(update_fields=["state", "finished_at"])
@@ -513,6 +739,7 @@ def _lock_open_report(report: ResultReport) -> tuple[ResultReport, Match]:
         .select_related("player1", "player2")
         .get(pk=report.match_id)
     )
+    report.match = match
     return report, match
 
 
@@ -520,8 +747,9 @@ def _confirmers(report: ResultReport) -> set[int]:
     """Player sides that have confirmed (the reporter counts for their side)."""
     sides: set[int] = set()
     match = report.match
-    for response in report.responses.filter(kind=ResponseKind.CONFIRM).select_related("by"):
-        side = _player_side(response.by, match)
+    # All responses, filtered here: a page or the API may have prefetched them.
+    for response in report.responses.all():
+        side = _player_side(response.by, match) if response.kind == ResponseKind.CONFIRM else None
         if side:
             sides.add(side)
     if report.reporter_side:
@@ -531,14 +759,31 @@ def _confirmers(report: ResultReport) -> set[int]:
 
 @transaction.atomic
 def confirm_report(report: ResultReport, *, by: Any) -> ResultReport:
+    """The opponent of the reporter confirms (a record with both sides to answer
+    needs both players).  For a player without an account, an official who
+    manages them confirms instead, and the result is official at once."""
     report, match = _lock_open_report(report)
     if report.status != ReportStatus.PENDING:
         raise ValidationError(
             _("This result can no longer be confirmed (it is %(status)s).")
             % {"status": report.get_status_display()}
         )
+    # Nobody confirms a result they reported, whichever side (or none) it was filed for.
+    if report.reported_by_id is not None and report.reported_by_id == by.pk:
+        raise ValidationError(_("You reported this result; only someone else can confirm it."))
     side = _player_side(by, match)
+    if side is None and answers_for_absent(by, report):
+        ReportResponse.objects.create(report=report, kind=ResponseKind.OFFICIAL, by=by)
+        _make_official(report, match)
+        return report
     if side is None or side == report.reporter_side:
+        if awaits_official(report):
+            raise ValidationError(
+                _(
+                    "Only the opponent of the player who reported, or a club or federation "
+                    "official who manages a player without an account, can confirm."
+                )
+            )
         raise ValidationError(_("Only the opponent of the player who reported can confirm."))
     if report.responses.filter(kind=ResponseKind.CONFIRM, by=by).exists():
         raise ValidationError(_("You have confirmed this result already."))
@@ -557,7 +802,8 @@ def dispute_report(report: ResultReport, *, by: Any, reason: str) -> ResultRepor
             % {"status": report.get_status_display()}
         )
     side = _player_side(by, match)
-    if side is None or side == report.reporter_side:
+    for_absent = side is None and answers_for_absent(by, report)
+    if not for_absent and (side is None or side == report.reporter_side):
         raise ValidationError(_("Only the opponent of the player who reported can dispute."))
     if not reason.strip():
         raise ValidationError(_("Say what is wrong with the reported result."))
@@ -705,20 +951,28 @@ def _make_official(report: ResultReport, match: Match) -> None:
     result_confirmed.send(match_id=match.pk)
 
 
+def _no_one_to_answer() -> Q:
+    """Reports a side without an account must answer (for the periodic task: these
+    wait for an official however old they are, reports made before that rule too)."""
+    player1_absent = Q(match__player1__user__isnull=True)
+    player2_absent = Q(match__player2__user__isnull=True)
+    return (
+        (Q(reporter_side=1) & player2_absent)
+        | (Q(reporter_side=2) & player1_absent)
+        | (Q(reporter_side__isnull=True) & (player1_absent | player2_absent))
+    )
+
+
 def confirm_overdue_reports(now: datetime.datetime | None = None) -> int:
-    """Reports nobody answered by their deadline become official (a periodic task)."""
+    """Reports nobody answered by their deadline become official (a periodic task),
+    except those against a player who has no account to answer with."""
     now = now or timezone.now()
     confirmed = 0
-    overdue = ResultReport.objects.filter(
-        status=ReportStatus.PENDING, deadline__lt=now
-    ).values_list("pk", flat=True)
+    due = Q(status=ReportStatus.PENDING, deadline__lt=now) & ~_no_one_to_answer()
+    overdue = ResultReport.objects.filter(due).values_list("pk", flat=True)
     for pk in list(overdue):
         with transaction.atomic():
-            report = (
-                ResultReport.objects.select_for_update()
-                .filter(pk=pk, status=ReportStatus.PENDING, deadline__lt=now)
-                .first()
-            )
+            report = ResultReport.objects.select_for_update(of=("self",)).filter(due, pk=pk).first()
             if report is None:  # decided meanwhile, or by another run of this task
                 continue
             match = Match.objects.select_for_update().get(pk=report.match_id)
@@ -742,7 +996,7 @@ def pending_for(user: Any) -> Q:
 
 def _mat_error(error: EngineError) -> ValidationError:
     return ValidationError(
-        _("The match file is not valid: %(reason)s") % {"reason": error.reason},
+        _("The match file is not valid: %(reason)s") % {"reason": message_for(error)},
         code=error.code,
     )
 
@@ -778,7 +1032,7 @@ def import_mat(
     if variant.name != discipline.variant:
         raise ValidationError(
             _("The match file is %(file)s, but %(discipline)s is another game.")
-            % {"file": variant.name, "discipline": discipline}
+            % {"file": variant_label(variant.name), "discipline": discipline}
         )
     match = create_match(
         by=by,
@@ -825,7 +1079,7 @@ def import_mat(
             turns += [(TurnKind.RESIGN, {"level": result.result_name}), (TurnKind.ACCEPT, {})]
         for number, (kind, turn) in enumerate(turns, start=1):
             try:
-                record_turn(match, by=None, number=number, kind=kind, **turn)
+                record_turn(match, by=None, imported_by=by, number=number, kind=kind, **turn)
             except RecordingError as error:
                 raise ValidationError(
                     _("Game %(game)d, turn %(turn)d: %(reason)s")

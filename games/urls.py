@@ -13,6 +13,7 @@ urlpatterns = [
     path("matches/<int:pk>/plays.json", board.plays, name="plays"),
     path("matches/<int:pk>/turns/", board.record, name="record"),
     path("matches/<int:pk>/undo/", board.undo, name="undo"),
+    path("matches/<int:pk>/scorer/", board.scorer, name="scorer"),
     path("matches/<int:pk>/games/<int:number>/replay/", board.replay, name="replay"),
     # Matches and results (games.views.matches, games.views.reports).
     path("matches/", matches.match_list, name="match_list"),

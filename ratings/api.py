@@ -32,6 +32,7 @@ from rest_framework.routers import BaseRouter
 from clubs import permissions
 from clubs.filters import IntegerFilter
 from clubs.models import Player
+from games import visibility
 from ratings import queries
 from ratings.models import RatingChange, RatingList, RatingPool
 from ratings.serializers import (
@@ -169,6 +170,9 @@ class RatingHistoryViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
         return (
             RatingChange.objects.filter(player_id=player_id, pool__in=queries.visible_pools(user))
             .select_related("match", "match__player1", "match__player2")
+            # A result the reader may not see (games.visibility): the row keeps its
+            # rating change, not the outcome.
+            .annotate(result_hidden=visibility.hidden_flag(user, "match_id"))
             .order_by("played_at", "match_id", "pool_id", "pk")
         )
 

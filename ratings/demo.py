@@ -2,7 +2,9 @@
 
 ``load()`` must run after the demo matches exist (after the tournaments demo
 in ``manage.py load_demo``).  Safe to run again: the pools are recomputed
-from scratch, and a list already published is left as it is.
+from scratch, and a list already published is left as it is.  The history is
+dated by the matches' finish times, which the tournaments demo spreads over
+the tournaments' days; a list that would be empty is not published.
 """
 
 from __future__ import annotations
@@ -37,6 +39,10 @@ def load() -> list[services.Outcome]:
             if RatingList.objects.filter(pool=pool, date=day).exists():
                 continue
             midnight = adapters.local_midnight(day)
-            if RatingChange.objects.filter(pool=pool, played_at__lt=midnight).exists():
+            if not RatingChange.objects.filter(pool=pool, played_at__lt=midnight).exists():
+                continue
+            try:
                 services.publish_list(pool, day, by=None)
+            except services.EmptyRatingList:
+                continue  # Glicko-2: no rating period had ended by then
     return outcomes

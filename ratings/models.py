@@ -26,9 +26,13 @@ class RatingPool(models.Model):
     start_rd = models.FloatField(_("starting RD"), default=350.0)
     start_volatility = models.FloatField(_("starting volatility"), default=0.06)
     # Every rated match up to this key (finished_at, match id) is in the history.
-    computed_through_at = models.DateTimeField(null=True, blank=True)
-    computed_through_match = models.BigIntegerField(null=True, blank=True)
-    computed_at = models.DateTimeField(null=True, blank=True)
+    computed_through_at = models.DateTimeField(
+        null=True, blank=True, verbose_name=_("computed through at")
+    )
+    computed_through_match = models.BigIntegerField(
+        null=True, blank=True, verbose_name=_("computed through match ID")
+    )
+    computed_at = models.DateTimeField(null=True, blank=True, verbose_name=_("computed at"))
 
     class Meta:
         verbose_name = _("rating pool")
@@ -43,14 +47,18 @@ class RatingPool(models.Model):
 
 
 class PlayerRating(models.Model):
-    pool = models.ForeignKey(RatingPool, on_delete=models.CASCADE, related_name="ratings")
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="ratings")
+    pool = models.ForeignKey(
+        RatingPool, on_delete=models.CASCADE, related_name="ratings", verbose_name=_("pool")
+    )
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="ratings", verbose_name=_("player")
+    )
     rating = models.FloatField(_("rating"))
     experience = models.PositiveIntegerField(_("experience"), default=0)
     rd = models.FloatField(_("RD"), null=True, blank=True)
     volatility = models.FloatField(_("volatility"), null=True, blank=True)
     matches = models.PositiveIntegerField(_("rated matches"), default=0)
-    last_played_at = models.DateTimeField(null=True, blank=True)
+    last_played_at = models.DateTimeField(null=True, blank=True, verbose_name=_("last played at"))
 
     class Meta:
         constraints = [
@@ -80,9 +88,14 @@ class RatingChange(models.Model):
         db_constraint=False,
         db_index=False,
         related_name="changes",
+        verbose_name=_("pool"),
     )
     player = models.ForeignKey(
-        Player, on_delete=models.DO_NOTHING, db_constraint=False, related_name="rating_changes"
+        Player,
+        on_delete=models.DO_NOTHING,
+        db_constraint=False,
+        related_name="rating_changes",
+        verbose_name=_("player"),
     )
     match = models.ForeignKey(
         Match,
@@ -90,20 +103,23 @@ class RatingChange(models.Model):
         db_constraint=False,
         related_name="rating_changes",
         null=True,
+        verbose_name=_("match"),
     )
-    played_at = models.DateTimeField()
+    played_at = models.DateTimeField(verbose_name=_("played at"))
     # Glicko-2: the rating period's number (ratings.core.periods) and the
     # player's matches in it; FIBS rows are one match each.
-    period = models.IntegerField(null=True, blank=True)
-    matches = models.PositiveIntegerField(default=1)
-    rating_before = models.FloatField()
-    rating_after = models.FloatField()
-    experience_before = models.PositiveIntegerField(default=0)
-    experience_after = models.PositiveIntegerField(default=0)
-    rd_before = models.FloatField(null=True, blank=True)
-    rd_after = models.FloatField(null=True, blank=True)
-    volatility_before = models.FloatField(null=True, blank=True)
-    volatility_after = models.FloatField(null=True, blank=True)
+    period = models.IntegerField(null=True, blank=True, verbose_name=_("period"))
+    matches = models.PositiveIntegerField(default=1, verbose_name=_("matches"))
+    rating_before = models.FloatField(verbose_name=_("rating before"))
+    rating_after = models.FloatField(verbose_name=_("rating after"))
+    experience_before = models.PositiveIntegerField(default=0, verbose_name=_("experience before"))
+    experience_after = models.PositiveIntegerField(default=0, verbose_name=_("experience after"))
+    rd_before = models.FloatField(null=True, blank=True, verbose_name=_("RD before"))
+    rd_after = models.FloatField(null=True, blank=True, verbose_name=_("RD after"))
+    volatility_before = models.FloatField(
+        null=True, blank=True, verbose_name=_("volatility before")
+    )
+    volatility_after = models.FloatField(null=True, blank=True, verbose_name=_("volatility after"))
 
     class Meta:
         ordering = ["pool", "played_at", "match_id", "player_id"]
@@ -121,7 +137,9 @@ class RatingChange(models.Model):
 class RatingList(models.Model):
     """A list published at a date; frozen once published."""
 
-    pool = models.ForeignKey(RatingPool, on_delete=models.CASCADE, related_name="lists")
+    pool = models.ForeignKey(
+        RatingPool, on_delete=models.CASCADE, related_name="lists", verbose_name=_("pool")
+    )
     date = models.DateField(_("date"))
     published_at = models.DateTimeField(_("published"), null=True, blank=True)
 
@@ -142,8 +160,12 @@ class RatingList(models.Model):
 
 
 class RatingListEntry(models.Model):
-    rating_list = models.ForeignKey(RatingList, on_delete=models.CASCADE, related_name="entries")
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    rating_list = models.ForeignKey(
+        RatingList, on_delete=models.CASCADE, related_name="entries", verbose_name=_("rating list")
+    )
+    player = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("player")
+    )
     rank = models.PositiveIntegerField(_("rank"))
     rating = models.FloatField(_("rating"))
     experience = models.PositiveIntegerField(_("experience"), default=0)

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import models
-from django.db.models import Count, OuterRef, QuerySet, Subquery
+from django.db.models import Count, Exists, OuterRef, QuerySet, Subquery
 from django.utils import timezone
 
 from clubs import permissions
@@ -104,12 +104,18 @@ def visible_pools(user: Any) -> QuerySet[RatingPool]:
     ).select_related(*POOL_JOINS)
 
 
+def _has_entries() -> Exists:
+    # Publishing refuses empty lists (ratings.services); one published before that
+    # rule is never anybody's "latest list".
+    return Exists(RatingListEntry.objects.filter(rating_list=OuterRef("pk")))
+
+
 def with_latest_list(pools: QuerySet[RatingPool]) -> QuerySet[RatingPool]:
     """Pools annotated with ``latest_list_id`` and ``latest_list_date``: their
-    latest published list (None when nothing is published yet)."""
-    latest = RatingList.objects.filter(pool=OuterRef("pk"), published_at__isnull=False).order_by(
-        "-date"
-    )
+    latest published list with players (None when nothing is published yet)."""
+    latest = RatingList.objects.filter(
+        _has_entries(), pool=OuterRef("pk"), published_at__isnull=False
+    ).order_by("-date")
     return pools.annotate(
         latest_list_id=Subquery(latest.values("pk")[:1]),
         latest_list_date=Subquery(latest.values("date")[:1]),
@@ -150,8 +156,11 @@ def published_lists(pool: RatingPool) -> QuerySet[RatingList]:
 
 
 def latest_list(pool: RatingPool) -> RatingList | None:
+    """The pool's latest published list with players: what its page shows by default."""
     return (
-        RatingList.objects.filter(pool=pool, published_at__isnull=False).order_by("-date").first()
+        RatingList.objects.filter(_has_entries(), pool=pool, published_at__isnull=False)
+        .order_by("-date")
+        .first()
     )
 
 

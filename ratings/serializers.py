@@ -143,6 +143,8 @@ class RatingChangeSerializer(serializers.ModelSerializer):
         {"type": "string", "enum": ["won", "lost"], "nullable": True},
     )
     def get_result(self, change: RatingChange) -> str | None:
+        if getattr(change, "result_hidden", False):
+            return None  # games.visibility: the reader may not see this result
         return queries.outcome(change) if change.matches == 1 else None
 
     @extend_schema_field(OpenApiTypes.INT)

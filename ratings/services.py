@@ -2,8 +2,10 @@
 
 Rated: confirmed matches of the pool's discipline between two players of the
 pool's federation, of length 1 or more (a money session has length 0), not
-won by forfeit.  Byes never exist as matches.  ``rated_matches`` is that
-filter, the only one.
+won by forfeit, and public: a result ``games.visibility`` withholds (a silent
+round's, until the organizer publishes the round) waits, and the tournaments
+app asks for the pools to catch up when it releases it.  Byes never exist as
+matches.  ``rated_matches`` is that filter, the only one.
 
 Every computation locks the pool row first (``select_for_update``), so two
 jobs on one pool run one after the other, and each is idempotent:
@@ -19,25 +21,28 @@ jobs on one pool run one after the other, and each is idempotent:
   is read back from the history rows, the later rows are replaced.  The
   outcome equals ``recompute_pool`` (tests/ratings/test_equivalence.py).
 - ``recompute_pool``: from scratch.
-- ``publish_list``: a rating list at a date, frozen once published.
+- ``preview_list`` / ``publish_list``: a rating list at a date, previewed, then
+  published (never empty) and frozen.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import time
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Q, QuerySet
+from django.db.models import Count, Max, Min, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from clubs import permissions
 from clubs.models import FederationDiscipline, Player
 from clubs.services import audit
+from games import visibility
 from games.models import Match, ResultStatus
 from ratings import adapters
 from ratings.adapters import Key
@@ -103,7 +108,7 @@ def rated_matches(pool: RatingPool) -> QuerySet[Match]:
         forfeit=False,
         winner__in=(1, 2),
         finished_at__isnull=False,
-    )
+    ).exclude(visibility.withheld_q())  # not public yet (a silent round): rated once released
 
 
 def _lock(pool: RatingPool | int) -> RatingPool:
@@ -439,48 +444,191 @@ def list_state(pool: RatingPool, date: dt.date) -> tuple[PoolState[Any], int | N
     Glicko-2 only whole rating periods count, those ended by then.
     """
     settings = adapters.settings_for(pool)
-    if isinstance(settings, Glicko2Settings):
+    cutoff, period = _list_cutoff(pool, date)
+    return adapters.checkpoint(pool, settings, before=Q(played_at__lt=cutoff)), period
+
+
+def _list_cutoff(pool: RatingPool, date: dt.date) -> tuple[dt.datetime, int | None]:
+    """The moment before which a list dated ``date`` counts matches, and its last period."""
+    if adapters.is_glicko(pool):
         current = day_period(date, pool.rated_discipline.glicko_period_days)
-        start = adapters.period_start(pool, current)
-        state = adapters.checkpoint(pool, settings, before=Q(played_at__lt=start))
-        return state, current - 1
-    midnight = adapters.local_midnight(date)
-    return adapters.checkpoint(pool, settings, before=Q(played_at__lt=midnight)), None
+        return adapters.period_start(pool, current), current - 1
+    return adapters.local_midnight(date), None
 
 
-def publish_list(pool: RatingPool, date: dt.date, *, by: Any) -> RatingList:
-    """Publish the pool's rating list at ``date``; a published list never changes.
+def default_list_date(pool: RatingPool) -> dt.date:
+    """The date the publish form proposes: the day after the latest rated match, so the
+    list counts every rated match so far; not before the day after the latest published
+    list (a list is not back-dated by default), and never later than today (a list
+    dated today counts the matches played before today; today's count from tomorrow's)."""
+    today = timezone.localdate()
+    last = (
+        rated_matches(pool).order_by("-finished_at").values_list("finished_at", flat=True).first()
+    )
+    if last is None:
+        return today
+    proposed = adapters.local_date(last) + dt.timedelta(days=1)
+    published = (
+        RatingList.objects.filter(pool=pool, published_at__isnull=False)
+        .order_by("-date")
+        .values_list("date", flat=True)
+        .first()
+    )
+    if published is not None:
+        proposed = max(proposed, published + dt.timedelta(days=1))
+    return min(today, proposed)
+
+
+@dataclass(frozen=True)
+class ListPreview:
+    """What publishing the pool's list at ``date`` would publish, shown before it is.
+
+    ``matches``: the rated matches the list counts, played from ``first_played``
+    to ``last_played``; ``later_matches``: rated matches played on or after its
+    date, which it does not count.  ``top``: the first ten entries with their
+    players.  ``digest`` identifies the entries and the matches counted: the
+    confirmation carries it, and publishing refuses when it no longer matches.
+    """
+
+    pool_id: int
+    date: dt.date
+    players: int
+    matches: int
+    later_matches: int
+    first_played: dt.datetime | None
+    last_played: dt.datetime | None
+    top: list[tuple[Any, Player]]
+    digest: str
+    entries: tuple[Any, ...] = field(repr=False, default=())
+
+    @property
+    def is_empty(self) -> bool:
+        return self.players == 0
+
+
+class EmptyRatingList(ValidationError):
+    """Publishing refused: the list would have nobody on it."""
+
+
+class StalePreview(ValidationError):
+    """Publishing refused: what the list would be changed since the preview confirmed."""
+
+    def __init__(self, message: str, preview: ListPreview) -> None:
+        super().__init__(message, code="stale_preview")
+        self.preview = preview
+
+
+def _check_publishable(pool: RatingPool, date: dt.date) -> RatingList | None:
+    """Refuse a future date or a list already published; the unpublished draft, if any."""
+    if date > timezone.localdate():
+        raise ValidationError(
+            _("A rating list cannot be dated in the future (%(date)s).")
+            % {"date": date.isoformat()}
+        )
+    existing = RatingList.objects.filter(pool=pool, date=date).first()
+    if existing is not None and existing.is_published:
+        raise ValidationError(
+            _(
+                "The rating list of %(pool)s dated %(date)s is published already; "
+                "a published list does not change."
+            )
+            % {"pool": pool, "date": date.isoformat()}
+        )
+    return existing
+
+
+def _build_preview(pool: RatingPool, date: dt.date) -> ListPreview:
+    state, period = list_state(pool, date)
+    previous = (
+        RatingList.objects.filter(pool=pool, date__lt=date, published_at__isnull=False)
+        .order_by("-date")
+        .first()
+    )
+    previous_ratings = (
+        dict(previous.entries.values_list("player_id", "rating")) if previous else None
+    )
+    listed = rating_list(state, date=date, period=period, previous=previous_ratings)
+    cutoff, _period = _list_cutoff(pool, date)
+    counted = rated_matches(pool).filter(finished_at__lt=cutoff).order_by()
+    span = counted.aggregate(matches=Count("id"), first=Min("finished_at"), last=Max("finished_at"))
+    later = rated_matches(pool).filter(finished_at__gte=cutoff).count()
+    top_entries = listed.entries[:10]
+    players = Player.objects.in_bulk([entry.player for entry in top_entries])
+    digest = hashlib.sha256(
+        repr(
+            (
+                date.isoformat(),
+                span["matches"],
+                [(e.player, e.rank, e.rating, e.rd, e.matches) for e in listed.entries],
+            )
+        ).encode()
+    ).hexdigest()[:16]
+    return ListPreview(
+        pool_id=pool.pk,
+        date=date,
+        players=len(listed.entries),
+        matches=span["matches"],
+        later_matches=later,
+        first_played=span["first"],
+        last_played=span["last"],
+        top=[(entry, players[entry.player]) for entry in top_entries],
+        digest=digest,
+        entries=listed.entries,
+    )
+
+
+def empty_list_reason(pool: RatingPool, preview: ListPreview) -> str:
+    message = _(
+        "The rating list of %(pool)s dated %(date)s would be empty: no rated match counts "
+        "for it, and an empty list is never published."
+    ) % {"pool": pool, "date": preview.date.isoformat()}
+    if preview.later_matches:
+        message += " " + _(
+            "A list counts the rated matches played before its date (under Glicko-2, "
+            "whole rating periods ended by then): date it later."
+        )
+    return message
+
+
+def preview_list(pool: RatingPool, date: dt.date, *, by: Any) -> ListPreview:
+    """What ``publish_list`` would publish at ``date``, publishing nothing.
+
+    Refuses what publishing refuses (permission, a future date, a list
+    published already); an empty list is previewed (``is_empty``) so the
+    page can say why, and ``publish_list`` refuses it.
+    """
+    permissions.require(by, "rating_list.publish", pool)
+    _check_publishable(pool, date)
+    return _build_preview(pool, date)
+
+
+def publish_list(
+    pool: RatingPool, date: dt.date, *, by: Any, expected_digest: str | None = None
+) -> RatingList:
+    """Publish the pool's list at ``date``; a published list never changes.
 
     Entries come from ``ratings.core.rating_list`` (ranks, provisional marks),
-    with each player's change since the previous published list.
+    with each player's change since the previous published list.  Refuses an
+    empty list (``EmptyRatingList``) and, given the ``digest`` of the preview the
+    user confirmed, a list that is no longer that preview (``StalePreview``,
+    carrying the new preview).
     """
     with transaction.atomic():
         permissions.require(by, "rating_list.publish", pool)
         pool = _lock(pool)
-        if date > timezone.localdate():
-            raise ValidationError(
-                _("A rating list cannot be dated in the future (%(date)s).")
-                % {"date": date.isoformat()}
-            )
-        existing = RatingList.objects.filter(pool=pool, date=date).first()
-        if existing is not None and existing.is_published:
-            raise ValidationError(
+        existing = _check_publishable(pool, date)
+        preview = _build_preview(pool, date)
+        if expected_digest is not None and expected_digest != preview.digest:
+            raise StalePreview(
                 _(
-                    "The rating list of %(pool)s dated %(date)s is published already; "
-                    "a published list does not change."
+                    "The ratings changed since the preview (now %(players)d players from "
+                    "%(matches)d matches): check the new preview and confirm again."
                 )
-                % {"pool": pool, "date": date.isoformat()}
+                % {"players": preview.players, "matches": preview.matches},
+                preview,
             )
-        state, period = list_state(pool, date)
-        previous = (
-            RatingList.objects.filter(pool=pool, date__lt=date, published_at__isnull=False)
-            .order_by("-date")
-            .first()
-        )
-        previous_ratings = (
-            dict(previous.entries.values_list("player_id", "rating")) if previous else None
-        )
-        listed = rating_list(state, date=date, period=period, previous=previous_ratings)
+        if preview.is_empty:
+            raise EmptyRatingList(empty_list_reason(pool, preview), code="empty_list")
         saved = existing or RatingList(pool=pool, date=date)
         saved.published_at = timezone.now()
         saved.save()
@@ -498,7 +646,7 @@ def publish_list(pool: RatingPool, date: dt.date, *, by: Any) -> RatingList:
                     provisional=entry.provisional,
                     change=entry.change,
                 )
-                for entry in listed.entries
+                for entry in preview.entries
             ],
             batch_size=adapters.BULK_BATCH,
         )
@@ -508,7 +656,11 @@ def publish_list(pool: RatingPool, date: dt.date, *, by: Any) -> RatingList:
             saved,
             federation=pool.rated_discipline.federation,
             before=None,
-            after={"date": date.isoformat(), "entries": len(listed.entries)},
+            after={
+                "date": date.isoformat(),
+                "entries": preview.players,
+                "matches": preview.matches,
+            },
         )
     return saved
 
@@ -526,5 +678,8 @@ def publish_monthly(today: dt.date | None = None) -> list[RatingList]:
             continue
         if not RatingChange.objects.filter(pool=pool, played_at__lt=midnight).exists():
             continue
-        published.append(publish_list(pool, day, by=None))
+        try:
+            published.append(publish_list(pool, day, by=None))
+        except EmptyRatingList:
+            continue  # Glicko-2: no rating period has ended yet
     return published

@@ -2,7 +2,8 @@
 
 - engine/ imports only the standard library and itself;
 - domain code of an app imports only apps to its left:
-  clubs <- games <- ratings <- tournaments.  Views may read higher apps'
+  outbox <- clubs <- games <- ratings <- tournaments (outbox is the bottom
+  layer every app may use; it imports none of them).  Views may read higher apps'
   query functions (pages that gather a person's whole record), tests are free.
 """
 
@@ -13,7 +14,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-APPS = ["clubs", "games", "ratings", "tournaments"]
+APPS = ["outbox", "clubs", "games", "ratings", "tournaments"]
 FRAMEWORKS = {"django", "rest_framework", "drf_spectacular", "celery", "kombu", "config"}
 
 

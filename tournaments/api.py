@@ -61,6 +61,14 @@ def _visible(request: Request) -> QuerySet[Tournament]:
     return tournament_permissions.visible_tournaments(request.user)
 
 
+def _hidden_pairings(user: Any, tournament: Tournament) -> set[int]:
+    """The pairings of ``tournament`` whose results ``user`` may not see (one query)."""
+    pairings = Pairing.objects.filter(round__tournament=tournament).select_related(
+        "round__tournament", "entry1__player", "entry2__player", "match"
+    )
+    return {p.pk for p in pairings if queries.pairing_result_hidden(user, p)}
+
+
 @extend_schema_view(
     list=extend_schema(
         summary="Tournaments",
@@ -222,14 +230,12 @@ class TournamentViewSet(
     def bracket(self, request: Request, pk: str | None = None) -> Response:
         tournament = self.get_object()
         columns = queries.bracket_view(tournament, request.query_params.get("flight", "main"))
-        if not permissions.can(request.user, "tournament.manage", tournament):
-            hidden = not tournament.publish_results or any(
-                r.silent for r in Round.objects.filter(tournament=tournament, silent=True)
-            )
-            if hidden:
-                for column in columns:
-                    for match in column:
-                        match["score1"] = match["score2"] = None
+        hidden = _hidden_pairings(request.user, tournament)
+        for column in columns:
+            for match in column:
+                if match["pairing"] in hidden:
+                    match["score1"] = match["score2"] = match["winner"] = None
+                    match["forfeit"] = False
         return Response(columns)
 
 

@@ -21,8 +21,17 @@ class TournamentsConfig(AppConfig):
     verbose_name = _("Tournaments")
 
     def ready(self) -> None:
+        from games import visibility
         from games.events import result_confirmed, result_withdrawn
-        from tournaments import permissions  # noqa: F401  (registers the tournament rules)
+        from tournaments import (
+            permissions,  # noqa: F401  (registers the tournament rules)
+            queries,
+        )
 
         result_confirmed.subscribe(_on_result_confirmed)
         result_withdrawn.subscribe(_on_result_withdrawn)
+        visibility.extend(
+            hidden=queries.match_result_hidden,
+            hidden_q=queries.hidden_results_q,
+            withheld_q=queries.withheld_results_q,
+        )

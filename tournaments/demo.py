@@ -10,6 +10,13 @@
 Results come from a seeded random generator (the better rated player wins
 more often), so the data is the same on every machine.  Safe to run again: a
 tournament that exists (by its slug) is left alone.  Needs the clubs demo.
+
+Every round is played on its own date and hour (``Schedule``): the services
+stamp "now" on what they record, so the demo then dates each round, match and
+result report as the event had them, several rounds a day over several days.
+The ratings are computed from these dates (a match is rated when it
+finished), so a player's rating history spreads over the tournament's days
+instead of one instant, the time the demo was loaded.
 """
 
 from __future__ import annotations
@@ -20,9 +27,11 @@ from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils import timezone
 
 from clubs.models import Discipline, Federation, Player
 from games import services as games_services
+from games.models import Match, ResultReport
 from tournaments import services
 from tournaments.models import Pairing, Round, Tournament, TournamentState
 
@@ -52,6 +61,53 @@ def _players(federation: Federation, count: int, offset: int = 0) -> list[Player
     return players[offset : offset + count]
 
 
+# A round's first match ends this long after the round starts, each next table a little
+# later; the round closes after its last match.
+FIRST_FINISH = datetime.timedelta(minutes=35)
+NEXT_TABLE = datetime.timedelta(minutes=4)
+ROUND_LENGTH = datetime.timedelta(hours=2, minutes=45)
+REPORT_DELAY = datetime.timedelta(minutes=3)
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """When each round of a demo tournament is played: ``per_day`` rounds a day from
+    ``first_day``, the first at 10:00 local time and the next ones three hours apart,
+    never later than ``not_after`` (a running tournament's current round started
+    a while ago, not later today)."""
+
+    first_day: datetime.date
+    per_day: int
+    not_after: datetime.datetime | None = None
+
+    def round_start(self, index: int) -> datetime.datetime:
+        day = self.first_day + datetime.timedelta(days=index // self.per_day)
+        hour = 10 + 3 * (index % self.per_day)
+        start = timezone.make_aware(datetime.datetime.combine(day, datetime.time(hour)))
+        if self.not_after is not None:
+            start = min(start, self.not_after)
+        return start
+
+
+def _date_round(rnd: Round, start: datetime.datetime) -> None:
+    # The services stamp the moment they run; the demo replays a dated event.
+    Round.objects.filter(pk=rnd.pk).update(started_at=start)
+    rnd.started_at = start
+
+
+def _date_result(match_id: int, start: datetime.datetime, finish: datetime.datetime) -> None:
+    """The match as played from ``start`` to ``finish``, its result entered just after."""
+    Match.objects.filter(pk=match_id).update(started_at=start, finished_at=finish)
+    ResultReport.objects.filter(match_id=match_id).update(
+        created_at=finish + REPORT_DELAY, decided_at=finish + REPORT_DELAY
+    )
+
+
+def _close(rnd: Round, start: datetime.datetime) -> None:
+    services.close_round(rnd, by=None)
+    Round.objects.filter(pk=rnd.pk).update(closed_at=start + ROUND_LENGTH)
+
+
 def _result(pairing: Pairing, rng: random.Random, ratings: dict[int, float]) -> None:
     """A plausible result for the pairing's match, entered as an official override."""
     match = pairing.match
@@ -63,13 +119,25 @@ def _result(pairing: Pairing, rng: random.Random, ratings: dict[int, float]) -> 
     games_services.override_result(match, by=None, score1=score[0], score2=score[1], reason=REASON)
 
 
-def _play(rnd: Round, rng: random.Random, ratings: dict[int, float], share: float = 1.0) -> None:
-    """Start the round and enter results for ``share`` of its matches."""
+def _play(
+    rnd: Round,
+    rng: random.Random,
+    ratings: dict[int, float],
+    start: datetime.datetime,
+    share: float = 1.0,
+) -> None:
+    """Start the round at ``start`` and enter results for ``share`` of its matches,
+    each finished a few minutes after the one at the table before."""
     services.start_round(rnd, by=None)
+    _date_round(rnd, start)
     pairings = [p for p in rnd.pairings.select_related("match").order_by("table") if p.match_id]
     decided = round(len(pairings) * share)
-    for pairing in pairings[:decided]:
+    for table, pairing in enumerate(pairings[:decided]):
         _result(pairing, rng, ratings)
+        assert pairing.match_id is not None
+        _date_result(pairing.match_id, start, start + FIRST_FINISH + table * NEXT_TABLE)
+    for pairing in pairings[decided:]:  # still being played
+        Match.objects.filter(pk=pairing.match_id).update(started_at=start)
 
 
 def _create(
@@ -93,11 +161,15 @@ def _create(
     return tournament, ratings
 
 
+SWISS_STARTS_ON = datetime.date(2025, 5, 17)
+
+
 def _swiss(federation: Federation) -> DemoTournament:
     name = "Кубок Дружбы — длинные нарды"
     if Tournament.objects.filter(federation=federation, slug=SWISS_SLUG).exists():
         return DemoTournament(SWISS_SLUG, name, False)
     rng = random.Random(2025)
+    schedule = Schedule(SWISS_STARTS_ON, per_day=3)
     tournament, ratings = _create(
         federation,
         Discipline.objects.get(code="long"),
@@ -108,12 +180,13 @@ def _swiss(federation: Federation) -> DemoTournament:
         format="swiss",
         max_losses=3,
         match_length=7,
-        starts_on=datetime.date(2025, 5, 17),
+        starts_on=SWISS_STARTS_ON,
         clock_mode="increment",
         clock_reserve_seconds=14 * 60,
         clock_move_seconds=8,
         tie_breaks=["BH-C1", "BH", "SB", "DE"],
     )
+    index = 0
     while True:
         try:
             rnd = services.pair_next_round(tournament, by=None)
@@ -121,8 +194,10 @@ def _swiss(federation: Federation) -> DemoTournament:
             if getattr(error, "code", None) == "event_finished":
                 break
             raise
-        _play(rnd, rng, ratings)
-        services.close_round(rnd, by=None)
+        start = schedule.round_start(index)
+        _play(rnd, rng, ratings, start)
+        _close(rnd, start)
+        index += 1
     services.finish_tournament(tournament, by=None)
     return DemoTournament(SWISS_SLUG, name, True)
 
@@ -132,6 +207,13 @@ def _knockout(federation: Federation) -> DemoTournament:
     if Tournament.objects.filter(federation=federation, slug=KNOCKOUT_SLUG).exists():
         return DemoTournament(KNOCKOUT_SLUG, name, False)
     rng = random.Random(2026)
+    # Under way: a round a day from two days ago; the current round (main round 3 and
+    # the consolation's first) started this morning, or three hours ago if that is later.
+    today = timezone.localdate()
+    now = timezone.now()
+    schedule = Schedule(
+        today - datetime.timedelta(days=2), per_day=1, not_after=now - datetime.timedelta(hours=3)
+    )
     tournament, ratings = _create(
         federation,
         Discipline.objects.get(code="short"),
@@ -144,19 +226,20 @@ def _knockout(federation: Federation) -> DemoTournament:
         last_chance=True,
         match_length=9,
         match_lengths={"main": {"default": 9, "final": 11}, "consolation": 7, "last_chance": 5},
-        starts_on=datetime.date.today(),
+        starts_on=schedule.first_day,
         clock_mode="increment",
         clock_reserve_seconds=18 * 60,
         clock_move_seconds=8,
     )
-    for _ in range(2):
+    for index in range(2):
         rnd = services.pair_next_round(tournament, by=None)
-        _play(rnd, rng, ratings)
-        services.close_round(rnd, by=None)
-    _play(services.pair_next_round(tournament, by=None), rng, ratings, share=0.5)
-    _play(
-        services.pair_next_round(tournament, by=None, flight="consolation"), rng, ratings, share=0.5
-    )
+        start = schedule.round_start(index)
+        _play(rnd, rng, ratings, start)
+        _close(rnd, start)
+    current = schedule.round_start(2)
+    _play(services.pair_next_round(tournament, by=None), rng, ratings, current, share=0.5)
+    consolation = services.pair_next_round(tournament, by=None, flight="consolation")
+    _play(consolation, rng, ratings, current + datetime.timedelta(minutes=10), share=0.5)
     services.compute_standings(tournament)
     return DemoTournament(KNOCKOUT_SLUG, name, True)
 

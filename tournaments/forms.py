@@ -612,6 +612,20 @@ class ForfeitForm(forms.Form):
         return None if winner == self.BOTH else winner
 
 
+class ResultEntryForm(forms.Form):
+    """The organizer or arbiter enters a table's final score from the scoresheet
+    (official at once: games.services.submit_report)."""
+
+    score1 = forms.IntegerField(min_value=0, max_value=32767)
+    score2 = forms.IntegerField(min_value=0, max_value=32767)
+
+    def __init__(self, *args: Any, pairing: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("auto_id", f"id_result{pairing.pk}_%s")
+        super().__init__(*args, **kwargs)
+        self.fields["score1"].label = str(pairing.entry1.player)
+        self.fields["score2"].label = str(pairing.entry2.player)
+
+
 # --- Staff
 
 

@@ -80,7 +80,7 @@ class Tournament(TimeControl):
     max_losses = models.PositiveSmallIntegerField(
         _("eliminated after this many losses (Swiss)"), null=True, blank=True
     )
-    groups = models.PositiveSmallIntegerField(_("groups"), null=True, blank=True)
+    groups = models.PositiveSmallIntegerField(_("number of groups"), null=True, blank=True)
     qualifiers_per_group = models.PositiveSmallIntegerField(
         _("qualifiers per group"), null=True, blank=True
     )
@@ -121,20 +121,34 @@ class Tournament(TimeControl):
     publish_standings = models.BooleanField(_("publish standings"), default=True)
     # Qualification: the top places of another tournament are entered here.
     qualifies_from = models.ForeignKey(
-        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="qualifies_to"
+        "self",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="qualifies_to",
+        verbose_name=_("qualifies from"),
     )
     qualifying_places = models.PositiveSmallIntegerField(
         _("qualifying places"), null=True, blank=True
     )
     # Set when a result arrives; the standings task clears it only if unchanged,
     # so a burst of results is computed once.
-    standings_requested_at = models.DateTimeField(null=True, blank=True, editable=False)
-    webhook_url = models.URLField(_("webhook URL"), blank=True)
-    webhook_secret = models.CharField(max_length=64, default=new_webhook_secret, editable=False)
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    standings_requested_at = models.DateTimeField(
+        null=True, blank=True, editable=False, verbose_name=_("standings requested at")
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    webhook_url = models.URLField(_("webhook URL"), blank=True)
+    webhook_secret = models.CharField(
+        max_length=64, default=new_webhook_secret, editable=False, verbose_name=_("webhook secret")
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("created by"),
+    )
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
 
     class Meta:
         ordering = ["-starts_on", "-id"]
@@ -172,16 +186,25 @@ class EntryStatus(models.TextChoices):
 
 
 class Entry(models.Model):
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="tournament_entries")
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="entries", verbose_name=_("tournament")
+    )
+    player = models.ForeignKey(
+        Player,
+        on_delete=models.PROTECT,
+        related_name="tournament_entries",
+        verbose_name=_("player"),
+    )
     seed = models.PositiveIntegerField(_("seed"), null=True, blank=True)
     rating = models.FloatField(_("rating at entry"), null=True, blank=True)
     status = models.CharField(
         _("status"), max_length=12, choices=EntryStatus.choices, default=EntryStatus.REGISTERED
     )
-    withdrawn_after_round = models.PositiveSmallIntegerField(null=True, blank=True)
+    withdrawn_after_round = models.PositiveSmallIntegerField(
+        null=True, blank=True, verbose_name=_("withdrawn after round")
+    )
     late = models.BooleanField(_("late entry"), default=False)
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
 
     class Meta:
         ordering = ["tournament", "seed", "id"]
@@ -202,7 +225,9 @@ class RoundState(models.TextChoices):
 
 
 class Round(models.Model):
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="rounds", verbose_name=_("tournament")
+    )
     flight = models.CharField(_("flight"), max_length=20, default="main")
     number = models.PositiveSmallIntegerField(_("round"))
     match_length = models.PositiveSmallIntegerField(_("match length"))
@@ -211,8 +236,8 @@ class Round(models.Model):
     )
     # A silent round: pairings are published, results and standings are not (until released).
     silent = models.BooleanField(_("silent round"), default=False)
-    started_at = models.DateTimeField(null=True, blank=True)
-    closed_at = models.DateTimeField(null=True, blank=True)
+    started_at = models.DateTimeField(null=True, blank=True, verbose_name=_("started at"))
+    closed_at = models.DateTimeField(null=True, blank=True, verbose_name=_("closed at"))
 
     class Meta:
         ordering = ["tournament", "number", "flight"]
@@ -234,20 +259,36 @@ BOTH_FORFEITED = 0
 
 
 class Pairing(models.Model):
-    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="pairings")
+    round = models.ForeignKey(
+        Round, on_delete=models.CASCADE, related_name="pairings", verbose_name=_("round")
+    )
     table = models.PositiveSmallIntegerField(_("table"))
-    entry1 = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="+")
+    entry1 = models.ForeignKey(
+        Entry, on_delete=models.PROTECT, related_name="+", verbose_name=_("entry 1")
+    )
     # Empty for a bye.
     entry2 = models.ForeignKey(
-        Entry, on_delete=models.PROTECT, related_name="+", null=True, blank=True
+        Entry,
+        on_delete=models.PROTECT,
+        related_name="+",
+        null=True,
+        blank=True,
+        verbose_name=_("entry 2"),
     )
     # Where a bracket slot comes from / leads to (the core's slot id), for drawing trees.
-    slot = models.CharField(max_length=40, blank=True)
+    slot = models.CharField(max_length=40, blank=True, verbose_name=_("slot"))
     match = models.OneToOneField(
-        Match, on_delete=models.SET_NULL, null=True, blank=True, related_name="pairing"
+        Match,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="pairing",
+        verbose_name=_("match"),
     )
     # The side (1/2) that won by forfeit, BOTH_FORFEITED, or empty.
-    forfeit_winner = models.PositiveSmallIntegerField(null=True, blank=True)
+    forfeit_winner = models.PositiveSmallIntegerField(
+        null=True, blank=True, verbose_name=_("forfeit winner")
+    )
 
     class Meta:
         ordering = ["round", "table"]
@@ -271,13 +312,15 @@ class Pairing(models.Model):
 class StandingsSnapshot(models.Model):
     """Standings after a round (computed by a Celery task), published when released."""
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="standings")
-    after_round = models.PositiveSmallIntegerField()
-    rows = models.JSONField(default=list)
-    tie_breaks = models.JSONField(default=list)
-    results_digest = models.CharField(max_length=64, blank=True)
-    computed_at = models.DateTimeField(auto_now=True)
-    published_at = models.DateTimeField(null=True, blank=True)
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="standings", verbose_name=_("tournament")
+    )
+    after_round = models.PositiveSmallIntegerField(verbose_name=_("after round"))
+    rows = models.JSONField(default=list, verbose_name=_("rows"))
+    tie_breaks = models.JSONField(default=list, verbose_name=_("tie-breaks"))
+    results_digest = models.CharField(max_length=64, blank=True, verbose_name=_("results digest"))
+    computed_at = models.DateTimeField(auto_now=True, verbose_name=_("computed at"))
+    published_at = models.DateTimeField(null=True, blank=True, verbose_name=_("published at"))
 
     class Meta:
         ordering = ["tournament", "-after_round"]
@@ -295,15 +338,20 @@ class StandingsSnapshot(models.Model):
 
 class WebhookDelivery(models.Model):
     tournament = models.ForeignKey(
-        Tournament, on_delete=models.CASCADE, related_name="webhook_deliveries"
+        Tournament,
+        on_delete=models.CASCADE,
+        related_name="webhook_deliveries",
+        verbose_name=_("tournament"),
     )
-    event = models.CharField(max_length=40)
-    payload = models.JSONField()
-    status_code = models.PositiveSmallIntegerField(null=True, blank=True)
-    error = models.TextField(blank=True)
-    attempts = models.PositiveSmallIntegerField(default=0)
-    created_at = models.DateTimeField(auto_now_add=True)
-    delivered_at = models.DateTimeField(null=True, blank=True)
+    event = models.CharField(max_length=40, verbose_name=_("event"))
+    payload = models.JSONField(verbose_name=_("payload"))
+    status_code = models.PositiveSmallIntegerField(
+        null=True, blank=True, verbose_name=_("status code")
+    )
+    error = models.TextField(blank=True, verbose_name=_("error"))
+    attempts = models.PositiveSmallIntegerField(default=0, verbose_name=_("attempts"))
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
+    delivered_at = models.DateTimeField(null=True, blank=True, verbose_name=_("delivered at"))
 
     class Meta:
         ordering = ["-created_at"]

@@ -12,6 +12,8 @@ from django.db.models import Prefetch, Q, QuerySet
 from django.shortcuts import get_object_or_404
 
 from clubs.models import Federation
+from games import visibility
+from games.models import Match
 from tournaments import adapters, core
 from tournaments import permissions as tournament_permissions
 from tournaments.models import (
@@ -82,6 +84,7 @@ def rounds_with_pairings(tournament: Tournament) -> QuerySet[Round]:
     )
     return (
         Round.objects.filter(tournament=tournament)
+        .select_related("tournament")  # for games.visibility, asked per row without a query
         .prefetch_related(Prefetch("pairings", queryset=pairings))
         .order_by("number", "flight")
     )
@@ -180,13 +183,90 @@ def bracket_view(tournament: Tournament, flight: str = "main") -> list[list[dict
     return [sorted(column, key=lambda x: x["index"]) for _key, column in sorted(columns.items())]
 
 
-def results_hidden(tournament: Tournament, round: Round, user: Any) -> bool:
-    """Whether ``user`` must not see the results of ``round`` (silent, or unpublished)."""
-    from clubs import permissions
+# --- Whose results are hidden: the tournaments app's rule for games.visibility
+# (registered in TournamentsConfig.ready).  Pages and the API ask
+# ``games.visibility.result_visible`` or, for a pairing's row, ``pairing_result_hidden``.
 
-    if permissions.can(user, "tournament.manage", tournament):
+
+def sees_hidden_results(user: Any, tournament: Tournament) -> bool:
+    """The tournament's organizers and arbiters (and the admins who run it) see every
+    result of it, published or not (no query: the roles are cached on the user)."""
+    if user is None or not user.is_authenticated or not user.is_active:
         return False
-    return round.silent or not tournament.publish_results
+    return bool(
+        user.is_superuser
+        or tournament_permissions.manages(user, tournament)
+        or tournament_permissions.arbitrates(user, tournament)
+    )
+
+
+def results_hidden(tournament: Tournament, round: Round, user: Any) -> bool:
+    """Whether ``user`` must not see the results of ``round``: a silent round until the
+    organizer publishes it, or a tournament that does not publish results, for
+    everyone but those who run it.  (The two players of a match see their own
+    result: ``games.visibility`` says so for every match.)"""
+    if not (round.silent or not tournament.publish_results):
+        return False
+    return not sees_hidden_results(user, tournament)
+
+
+def _pairing_of(match: Match) -> Pairing | None:
+    """The match's pairing with its round and tournament: from the caches where the
+    caller read the match through its pairing, else one query."""
+    if Match.pairing.is_cached(match):  # type: ignore[attr-defined]
+        pairing: Pairing | None = getattr(match, "pairing", None)
+        if pairing is None or (
+            Pairing.round.is_cached(pairing)  # type: ignore[attr-defined]
+            and Round.tournament.is_cached(pairing.round)  # type: ignore[attr-defined]
+        ):
+            return pairing
+    return (
+        Pairing.objects.select_related("round__tournament").filter(match_id=match.pk).first()
+        if match.pk is not None
+        else None
+    )
+
+
+def match_result_hidden(user: Any, match: Match) -> bool:
+    """``results_hidden`` for the match's round (False for a match outside tournaments)."""
+    pairing = _pairing_of(match)
+    if pairing is None:
+        return False
+    return results_hidden(pairing.round.tournament, pairing.round, user)
+
+
+def hidden_results_q(user: Any) -> Q:
+    """``results_hidden`` as a filter on ``games.Match``: the matches of hidden rounds."""
+    if user is not None and user.is_authenticated and user.is_active and user.is_superuser:
+        return Q(pk__in=[])
+    hidden = Q(pairing__round__silent=True) | Q(pairing__round__tournament__publish_results=False)
+    staff = tournament_permissions.staff_tournaments_q(user)
+    return hidden & ~Q(pairing__round__tournament__in=Tournament.objects.filter(staff))
+
+
+def withheld_results_q() -> Q:
+    """Results not public yet for anybody: those of silent rounds (not rated until the
+    round is published).  A tournament that does not publish results is still rated."""
+    return Q(pairing__round__silent=True)
+
+
+def pairing_result_hidden(user: Any, pairing: Pairing) -> bool:
+    """Whether ``user`` must not see the result of ``pairing`` (its match's, when it has
+    one, by ``games.visibility``; a pairing without a match by its round)."""
+    if pairing.match_id is not None and pairing.match is not None:
+        return not visibility.result_visible(user, pairing.match)
+    rnd = pairing.round
+    if not results_hidden(rnd.tournament, rnd, user):
+        return False
+    return not (
+        user is not None
+        and user.is_authenticated
+        and user.pk
+        in (
+            pairing.entry1.player.user_id,
+            pairing.entry2.player.user_id if pairing.entry2 is not None else None,
+        )
+    )
 
 
 def player_entries(user: Any) -> QuerySet[Entry]:

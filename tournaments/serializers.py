@@ -1,9 +1,10 @@
 """Serializers of the tournaments API.  They validate and shape data; every write is
 handed to tournaments.services (which checks permissions through clubs.permissions).
 
-Results are shown only where they are public: the score of a pairing in a
-silent round, or of a tournament that does not publish results, is null for
-everyone but its managers (``tournaments.permissions.manages``).
+Results are shown only where ``games.visibility`` allows: the score of a
+pairing in a silent round, or of a tournament that does not publish results,
+is null for everyone but its organizers and arbiters and the pairing's two
+players (``tournaments.queries.pairing_result_hidden``).
 """
 
 from __future__ import annotations
@@ -325,12 +326,9 @@ class PairingSerializer(_ActingUser, serializers.ModelSerializer):
 
     @extend_schema_field(OpenApiTypes.OBJECT)
     def get_result(self, pairing: Pairing) -> dict[str, Any] | None:
-        from tournaments import adapters
+        from tournaments import adapters, queries
 
-        tournament = pairing.round.tournament
-        if (pairing.round.silent or not tournament.publish_results) and not self.manages(
-            tournament
-        ):
+        if queries.pairing_result_hidden(self.acting_user, pairing):
             return None
         outcome = adapters.pairing_outcome(pairing)
         if outcome is None:

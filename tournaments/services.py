@@ -37,7 +37,7 @@ from clubs import permissions
 from clubs.models import Club, Discipline, Federation, Player
 from clubs.services import audit, snapshot
 from games import services as games_services
-from games.models import MatchState
+from games.models import MatchState, ResultReport, ResultStatus
 from ratings.queries import current_ratings
 from tournaments import adapters, core, webhooks
 from tournaments.models import (
@@ -1055,6 +1055,7 @@ def set_silent(round: Round, silent: bool, *, by: Any) -> Round:
         rnd.silent = silent
         rnd.save(update_fields=["silent"])
         _audit(by, "tournament.round.silent", rnd, t, {"silent": not silent}, {"silent": silent})
+        _ratings_follow([rnd.pk])
     round.silent = silent
     return rnd
 
@@ -1183,6 +1184,24 @@ def forfeit(pairing: Pairing, *, by: Any, winner: int | None, reason: str) -> Pa
 
 
 @transaction.atomic
+def enter_result(pairing: Pairing, *, by: Any, score1: int, score2: int) -> ResultReport:
+    """The organizer or arbiter enters a table's final score from the console: the
+    games service makes it official at once, recorded as theirs (an organizer who
+    plays at this table reports as a player: the opponent confirms)."""
+    p = Pairing.objects.select_related("round__tournament", "match").filter(pk=pairing.pk).first()
+    if p is None:
+        raise ValidationError(_("This pairing no longer exists."))
+    t = p.round.tournament
+    permissions.require(by, "tournament.manage", t)
+    _require_state(t, (TournamentState.RUNNING,), _("Entering a result"))
+    if p.match is None:
+        raise ValidationError(_("Table %(table)d has no match to enter.") % {"table": p.table})
+    if p.round.state == RoundState.CLOSED:
+        raise ValidationError(_("Round %(number)d is closed.") % {"number": p.round.number})
+    return games_services.submit_report(p.match, by=by, score1=score1, score2=score2)
+
+
+@transaction.atomic
 def close_round(round: Round, *, by: Any) -> Round:
     """Close a round whose every pairing has its confirmed result (or is a bye or forfeit)."""
     rnd = _round_with_tournament(round)
@@ -1227,6 +1246,7 @@ def publish_standings(snapshot: StandingsSnapshot, *, by: Any) -> StandingsSnaps
     )[: snap.after_round]
     released = [r.pk for r in covered if r.silent]
     Round.objects.filter(pk__in=released).update(silent=False)
+    _ratings_follow(released)
     first = snap.published_at is None
     if first:
         snap.published_at = timezone.now()
@@ -1243,6 +1263,22 @@ def publish_standings(snapshot: StandingsSnapshot, *, by: Any) -> StandingsSnaps
     if first or released:
         _notify_standings(snap)
     return snap
+
+
+def _ratings_follow(round_ids: Sequence[int]) -> None:
+    """Rounds made silent or released: their confirmed results stop or start counting
+    in the ratings (``games.visibility.withheld_q``), so the pools catch up once this
+    commits, oldest result first (the first recomputes from there, the rest then
+    find their rows in place)."""
+    from ratings.apps import on_result_changed
+
+    confirmed = (
+        Pairing.objects.filter(round_id__in=round_ids, match__result_status=ResultStatus.CONFIRMED)
+        .order_by("match__finished_at", "match_id")
+        .values_list("match_id", flat=True)
+    )
+    for match_id in confirmed:
+        on_result_changed(match_id)
 
 
 def _notify_standings(snap: StandingsSnapshot) -> None:

@@ -51,6 +51,7 @@ urlpatterns = [
         name="print_scoresheets",
     ),
     path("organize/<int:pk>/pairings/<int:pid>/forfeit/", console.forfeit, name="forfeit"),
+    path("organize/<int:pk>/pairings/<int:pid>/result/", console.result, name="result"),
     path(
         "organize/<int:pk>/standings/compute/",
         console.standings_compute,

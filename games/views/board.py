@@ -4,7 +4,14 @@ Pages: ``board`` (the live board of a match) and ``replay`` (one game, turn by
 turn).  JSON endpoints used by games/static/games/board.js: ``state`` (what the
 board shows now; polled to follow a live game), ``plays`` (the legal plays of
 entered dice, for moving by clicking checkers), ``record`` (POST one turn) and
-``undo`` (POST a request, an agreement or an arbiter's undo).
+``undo`` (POST a request, an agreement or an arbiter's undo) and ``scorer``
+(POST: switch scorer mode on or off).
+
+Each player enters only the actions of their own side, unless scorer mode is
+on (games.permissions ``match.act_for_side``): the state says whether the
+viewer may act now, the page shows the controls only then, and the services
+refuse anything else with 403.  Turns entered by someone other than the
+side's player say who recorded them.
 
 The state carries the clocks of a clocked match (games.clocks): the
 page counts the running one down itself between polls and shows a fallen flag,
@@ -34,6 +41,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from clubs import permissions
+from config.engine_messages import message_for, result_label
 from engine import game as eg
 from engine import movegen
 from engine.board import BAR, OFF
@@ -42,7 +50,8 @@ from engine.errors import EngineError
 from engine.notation import format_play
 from engine.plays import Move, Play, Step
 from engine.variants import Variant, get_variant
-from games import adapters, boardsvg, queries, services
+from games import adapters, boardsvg, queries, services, visibility
+from games import permissions as side_rules
 from games.clocks import running_clocks
 from games.models import ClockMode, Game, Match, MatchState, Turn, TurnKind, UndoRequest
 
@@ -66,39 +75,36 @@ ACTION_KINDS = {
 }
 
 
-def result_label(name: str) -> str:
-    labels = {
-        "single": _("single game"),
-        "mars": _("mars (gammon)"),
-        "koks": _("koks (backgammon)"),
-        "pass": _("double passed"),
-        "time": _("time"),
-    }
-    return labels.get(name, name)
-
-
 # --- Reading a match
 
 
 def _get_match(request: HttpRequest, pk: int) -> Match:
-    """The match if ``request.user`` may read it (the same rule as the match page)."""
+    """The match if ``request.user`` may read it (the same rule as the match page), and
+    its result too: the board shows the score and the game (games.visibility)."""
     try:
-        return queries.with_players(queries.visible_matches(request.user)).get(pk=pk)
+        matches = queries.with_players(queries.visible_matches(request.user))
+        match = visibility.hide_results(matches, request.user).get(pk=pk)
     except Match.DoesNotExist:
         raise Http404(_("No such match.")) from None
+    if not visibility.result_visible(request.user, match):
+        raise PermissionDenied(visibility.hidden_message())
+    return match
 
 
 def _version(match: Match) -> str:
-    """Changes whenever a turn is recorded or undone, an undo is asked, or the match ends."""
+    """Changes whenever a turn is recorded or undone, an undo is asked, the match
+    ends, or scorer mode is proposed or switched."""
     turns = Turn.objects.filter(game__match=match).aggregate(
         last=Max("id"), undone=Count("undone_at")
     )
     undo = UndoRequest.objects.filter(match=match).aggregate(
         last=Max("id"), closed=Count("closed_at")
     )
-    return "{}.{}.{}.{}.{}.{}".format(
+    return "{}.{}.{}{}.{}.{}.{}.{}".format(
         match.state,
         match.result_status,
+        "s" if match.scorer_mode else "",
+        match.scorer_proposed_by or "",
         turns["last"] or 0,
         turns["undone"],
         undo["last"] or 0,
@@ -118,7 +124,11 @@ def _current(match: Match) -> tuple[list[Game], Game, list[Turn], eg.GameState]:
     finished = [g for g in games if g.finished]
     if games and (not games[-1].finished or match.state == MatchState.FINISHED):
         game = games[-1]
-        turns = list(game.turns.filter(undone_at__isnull=True).order_by("number"))
+        turns = list(
+            game.turns.filter(undone_at__isnull=True)
+            .select_related("recorded_by__player")
+            .order_by("number")
+        )
         return finished, game, turns, adapters.replay(match, game, _replayable(turns))
     record = adapters.engine_match(match, finished)
     score = record.score
@@ -150,7 +160,28 @@ def _turn_text(turn: Turn) -> str:
     return text
 
 
-def _turn_row(turn: Turn) -> dict[str, Any]:
+def user_name(user: Any) -> str:
+    """How a user is named on the pages: their player's name, else their account's."""
+    try:
+        return str(user.player)
+    except AttributeError:  # no player profile (RelatedObjectDoesNotExist is one)
+        return user.get_full_name() or user.get_username()
+
+
+def recorded_by(match: Match, turn: Turn) -> str | None:
+    """Who entered the turn, when it was not the side's own player (a scorer,
+    an arbiter, the importer of a match file); None when the player did.  The
+    opening roll belongs to both players: either of them entering it is theirs."""
+    own = {match.player1.user_id, match.player2.user_id}
+    if turn.kind != TurnKind.OPENING:
+        own = {match.player(turn.side).user_id}
+    if turn.recorded_by_id is None or turn.recorded_by_id in own:
+        return None
+    return user_name(turn.recorded_by)
+
+
+def _turn_row(match: Match, turn: Turn) -> dict[str, Any]:
+    by = recorded_by(match, turn)
     return {
         "number": turn.number,
         "side": turn.side,
@@ -159,6 +190,8 @@ def _turn_row(turn: Turn) -> dict[str, Any]:
         "moves": turn.moves,
         "level": turn.level,
         "text": _turn_text(turn),
+        "recorded_by": by,
+        "recorded_by_text": _("recorded by %(name)s") % {"name": by} if by else "",
     }
 
 
@@ -232,7 +265,20 @@ def _awaiting(match: Match, state: eg.GameState) -> tuple[str, str]:
     return "game_over", _("The game is over.")
 
 
+def _acting_side(state: eg.GameState) -> int | None:
+    """The side whose action the game waits for; None for the opening roll."""
+    return adapters.player_of(state.to_act) if state.to_act is not None else None
+
+
+def may_act(user: Any, match: Match, state: eg.GameState) -> bool:
+    """Whether ``user`` may enter the action the game waits for (match.act_for_side)."""
+    return permissions.can(
+        user, "match.act_for_side", side_rules.SideAction(match, _acting_side(state))
+    )
+
+
 def _actions(match: Match, state: eg.GameState) -> list[str]:
+    """The kinds of action the game waits for (whoever enters them)."""
     if not match.recorded or match.state in (MatchState.FINISHED, MatchState.CANCELLED):
         return []
     kinds: list[str] = []
@@ -296,6 +342,8 @@ def snapshot(request: HttpRequest, match: Match, since: int | None = None) -> di
     to_act = state.to_act
     resignation = state.resignation
     shown = [t for t in turns if since is None or t.number > since]
+    acts = may_act(user, match, state)
+    actions = _actions(match, state)
     return {
         "version": version,
         "match": {
@@ -338,11 +386,11 @@ def snapshot(request: HttpRequest, match: Match, since: int | None = None) -> di
             else None
         ),
         "position": boardsvg.locations(variant, state.position),
-        "actions": _actions(match, state),
+        "actions": actions,
         "resign_levels": [
             {"name": name, "label": result_label(name)} for name in _resign_levels(state)
         ],
-        "turns": [_turn_row(t) for t in shown],
+        "turns": [_turn_row(match, t) for t in shown],
         "since": since,
         "games": [_game_row(match, g) for g in finished],
         "last_game": last_game,
@@ -354,11 +402,43 @@ def snapshot(request: HttpRequest, match: Match, since: int | None = None) -> di
             if open_undo
             else None
         ),
+        "scorer": {
+            "on": match.scorer_mode,
+            "by_arbiter": match.scorer_mode and match.scorer_id is not None,
+            "proposed_by": match.scorer_proposed_by,
+        },
         "viewer": {
             "side": side,
             "can_record": permissions.can(user, "match.record", match),
             "can_arbitrate": permissions.can(user, "match.arbitrate", match),
+            # What this viewer may enter: nothing while the other side is to act.
+            "actions": actions if acts else [],
+            "may_act": acts and bool(actions),
+            "waiting_note": _waiting_note(match, state, side, acts, actions),
+            "scorer": side_rules.is_scorer(user, match),
+            "may_switch_scorer": permissions.can(user, "match.switch_scorer_mode", match),
+            "may_request_undo": bool(turns or finished)
+            and _may_act_for(user, match, side or (turns[-1].side if turns else None)),
+            "may_agree_undo": open_undo is not None
+            and _may_act_for(user, match, 3 - open_undo.requester_side),
         },
+    }
+
+
+def _may_act_for(user: Any, match: Match, side: int | None) -> bool:
+    if side is None:
+        return bool(side_rules.is_scorer(user, match))
+    return permissions.can(user, "match.act_for_side", side_rules.SideAction(match, side))
+
+
+def _waiting_note(
+    match: Match, state: eg.GameState, side: int | None, acts: bool, actions: list[str]
+) -> str:
+    """For a player who may not act now: whose turn it is (their controls are hidden)."""
+    if side is None or acts or not actions:
+        return ""
+    return _("It is %(name)s's turn: you record only your own side's actions.") % {
+        "name": _name(match, _acting_side(state))
     }
 
 
@@ -510,6 +590,7 @@ def board(request: HttpRequest, pk: int) -> HttpResponse:
                 "plays_url": reverse("games:plays", args=[match.pk]),
                 "record_url": reverse("games:record", args=[match.pk]),
                 "undo_url": reverse("games:undo", args=[match.pk]),
+                "scorer_url": reverse("games:scorer", args=[match.pk]),
                 "perspective": context["perspective"],
                 "poll_ms": int(POLL_SECONDS * 1000),
                 "hitting": context["hitting"],
@@ -543,6 +624,19 @@ def _js_messages() -> dict[str, str]:
         "cube_centre": _("Cube: %(value)s, in the middle"),
         "replay_start": _("Start of the game"),
         "replay_turn": _("Turn %(number)s of %(total)s"),
+        "scorer_on_arbiter": _(
+            "Scorer mode is on (switched on by an arbiter): the arbiter records both sides."
+        ),
+        "scorer_on_players": _(
+            "Scorer mode is on (both players agreed): either player records both sides."
+        ),
+        "scorer_switch_on": _("Switch scorer mode on"),
+        "scorer_switch_off": _("Switch scorer mode off"),
+        "scorer_propose": _("Propose scorer mode (one device records both sides)"),
+        "scorer_agree": _("Agree to scorer mode"),
+        "scorer_withdraw": _("Withdraw the proposal"),
+        "scorer_proposed": _("%(name)s proposes scorer mode: one device records both sides."),
+        "scorer_proposed_by_you": _("You proposed scorer mode; waiting for the opponent."),
     }
 
 
@@ -574,12 +668,18 @@ def plays(request: HttpRequest, pk: int) -> JsonResponse:
     except ValueError:
         return _error("invalid_dice", _("Dice are numbers 1 to 6, like 3-1."), 400)
     _finished, _game, turns, current = _current(match)
+    try:  # entering the dice is the acting side's, like the play they lead to
+        side_rules.require_side(
+            request.user, match, _acting_side(current), str(TurnKind.PLAY.label)
+        )
+    except PermissionDenied as error:
+        return _error("permission_denied", str(error), 403)
     if match.state in (MatchState.FINISHED, MatchState.CANCELLED):
         return _error("match_over", _("The match is over."), 400)
     try:
         found = click_plays(current, dice)
     except EngineError as error:
-        return _error(error.code, error.reason, 400)
+        return _error(error.code, message_for(error), 400)
     found["turn"] = len(turns) + 1
     return JsonResponse(found)
 
@@ -587,7 +687,7 @@ def plays(request: HttpRequest, pk: int) -> JsonResponse:
 def _json_body(request: HttpRequest) -> dict[str, Any]:
     try:
         body = json.loads(request.body or b"{}")
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):  # RecursionError: deep nesting
         raise ValidationError(_("The request is not valid JSON."), code="bad_request") from None
     if not isinstance(body, dict):
         raise ValidationError(_("The request is not valid JSON."), code="bad_request")
@@ -640,7 +740,9 @@ def record(request: HttpRequest, pk: int) -> JsonResponse:
     ) as error:
         return _service_error(error)
     match.refresh_from_db()
-    return JsonResponse({"turn": _turn_row(recorded.turn), "state": snapshot(request, match)})
+    return JsonResponse(
+        {"turn": _turn_row(match, recorded.turn), "state": snapshot(request, match)}
+    )
 
 
 @never_cache
@@ -672,6 +774,23 @@ def undo(request: HttpRequest, pk: int) -> JsonResponse:
 
 
 @never_cache
+@require_POST
+def scorer(request: HttpRequest, pk: int) -> JsonResponse:
+    """``{"action": "on" | "off"}``: switch scorer mode (a player's "on" proposes
+    it until the opponent agrees; see games.services.set_scorer_mode)."""
+    match = _get_match(request, pk)
+    try:
+        action = _json_body(request).get("action")
+        if action not in ("on", "off"):
+            raise ValidationError(_("Unknown action."), code="bad_request")
+        services.set_scorer_mode(match, by=request.user, on=action == "on")
+    except (PermissionDenied, ValidationError) as error:
+        return _service_error(error)
+    match.refresh_from_db()
+    return JsonResponse({"state": snapshot(request, match)})
+
+
+@never_cache
 @require_GET
 def replay(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """One game turn by turn: its positions replayed through the engine from the stored turns."""
@@ -679,7 +798,13 @@ def replay(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     game = match.games.filter(number=number).first()
     if game is None:
         raise Http404(_("No such game."))
-    turns = _replayable(list(game.turns.filter(undone_at__isnull=True).order_by("number")))
+    turns = _replayable(
+        list(
+            game.turns.filter(undone_at__isnull=True)
+            .select_related("recorded_by__player")
+            .order_by("number")
+        )
+    )
     state = adapters.new_game_state(match, game)
     variant = state.variant
     frames = [_frame(match, state, None, _("Start of the game"))]
@@ -694,7 +819,7 @@ def replay(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         {
             "game": game,
             "games": games,
-            "turns": [_turn_row(t) for t in turns],
+            "turns": [_turn_row(match, t) for t in turns],
             "frames": frames,
             "result_label": result_label(game.result) if game.finished else "",
             "winner_name": _name(match, game.winner),

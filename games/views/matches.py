@@ -19,7 +19,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from clubs import permissions
 from clubs.forms import add_service_errors
 from clubs.views.accounts import signed_in
-from games import exports, queries, services
+from games import exports, queries, services, visibility
 from games.forms import (
     CancelForm,
     ConfirmForm,
@@ -40,6 +40,15 @@ def get_match(request: HttpRequest, pk: int) -> Match:
         return queries.match_page(request.user, pk)
     except Match.DoesNotExist:
         raise Http404(_("No such match.")) from None
+
+
+def get_match_with_result(request: HttpRequest, pk: int) -> Match:
+    """The match, refused (403) when its result is hidden from the user (games.visibility):
+    its files tell the result."""
+    match = get_match(request, pk)
+    if not visibility.result_visible(request.user, match):
+        raise PermissionDenied(visibility.hidden_message())
+    return match
 
 
 def player_side(user: Any, match: Match) -> int | None:
@@ -103,6 +112,16 @@ def _answered(report: Any, user: Any) -> bool:
 def match_context(request: HttpRequest, match: Match, **bound: Any) -> dict[str, Any]:
     """Everything the match page shows, with the forms this user may use."""
     user = request.user
+    if not visibility.result_visible(user, match):
+        # A silent round's match: who plays whom is public, its result, games and
+        # reports are not (and nobody who may not see them may act on them).
+        return {
+            "match": match,
+            "side": None,
+            "clock": queries.clock_label(match),
+            "clocked": match.clock_mode != ClockMode.NONE,
+            "result_hidden": True,
+        }
     side = player_side(user, match)
     open_report = queries.open_report(match)
     confirmed = queries.confirmed_report(match)
@@ -123,7 +142,12 @@ def match_context(request: HttpRequest, match: Match, **bound: Any) -> dict[str,
         "sgf": match.recorded and has_games and exports.sgf_supported(match),
     }
     # A result is reported once; while it awaits an answer only its reporter may
-    # correct it (a disputed one is for the arbiter to decide).
+    # correct it, or an arbiter or organizer enter the official one instead (a
+    # disputed one is for the arbiter to decide).
+    official = user.is_authenticated and services.enters_officially(user, match)
+    context["enters_officially"] = official
+    if open_report is not None and open_report.status == ReportStatus.PENDING:
+        context["absent_players"] = services.absent_players(open_report)
     may_report = (
         permissions.can(user, "match.report", match)
         and match.result_status != ResultStatus.CONFIRMED
@@ -132,7 +156,8 @@ def match_context(request: HttpRequest, match: Match, **bound: Any) -> dict[str,
         and (
             open_report is None
             or (
-                open_report.status == ReportStatus.PENDING and open_report.reported_by_id == user.pk
+                open_report.status == ReportStatus.PENDING
+                and (official or open_report.reported_by_id == user.pk)
             )
         )
     )
@@ -144,9 +169,11 @@ def match_context(request: HttpRequest, match: Match, **bound: Any) -> dict[str,
     if (
         open_report is not None
         and open_report.status == ReportStatus.PENDING
-        and side is not None
-        and side != open_report.reporter_side
         and not _answered(open_report, user)
+        and (
+            (side is not None and side != open_report.reporter_side)
+            or (side is None and services.answers_for_absent(user, open_report))
+        )
     ):
         context["confirm_form"] = ConfirmForm(initial=versioned)
         context["dispute_form"] = bound.get("dispute_form") or DisputeForm(initial=versioned)
@@ -269,9 +296,8 @@ def match_timeout(request: HttpRequest, pk: int) -> HttpResponse:
         messages.error(request, _("Say which player ran out of time."))
         return redirect("games:match", pk=match.pk)
     loser = form.cleaned_data["loser"]
-    side = player_side(request.user, match)
-    if not permissions.can(request.user, "match.arbitrate", match) and side != 3 - loser:
-        raise PermissionDenied(_("Only the arbiter or the opponent records a loss on time."))
+    # Who may claim it (the opponent, a scorer, an arbiter) is the service's rule:
+    # it answers PermissionDenied, a 403, before anything is saved.
     if (form.cleaned_data["version"] or 0) != _newest_report_id(match):
         messages.error(request, _("The result changed meanwhile; check the match below."))
         return redirect("games:match", pk=match.pk)
@@ -291,14 +317,14 @@ def _download(text: str, name: str, content_type: str) -> HttpResponse:
 
 
 def export_mat(request: HttpRequest, pk: int) -> HttpResponse:
-    match = get_match(request, pk)
+    match = get_match_with_result(request, pk)
     if not (match.recorded and match.games.all() and exports.mat_supported(match)):
         raise Http404(_("This match cannot be written as .mat."))
     return _download(exports.mat_text(match), f"match-{match.pk}.mat", "text/plain")
 
 
 def export_sgf(request: HttpRequest, pk: int) -> HttpResponse:
-    match = get_match(request, pk)
+    match = get_match_with_result(request, pk)
     if not (match.recorded and match.games.all() and exports.sgf_supported(match)):
         raise Http404(_("This match cannot be written as .sgf."))
     return _download(exports.sgf_text(match), f"match-{match.pk}.sgf", "application/x-go-sgf")

@@ -30,7 +30,7 @@ from games.forms import (
     ReportForm,
     game_rows,
 )
-from games.models import ResultReport
+from games.models import ReportStatus, ResultReport
 from games.views.matches import _newest_report_id, get_match, render_match
 
 
@@ -69,10 +69,22 @@ def _versioned_report(request: HttpRequest, pk: int, form: Any) -> ResultReport 
     return report
 
 
+def _submitted_message(report: ResultReport) -> str:
+    if report.status == ReportStatus.CONFIRMED:
+        return _("The result has been entered; it is official.")
+    if services.awaits_official(report):
+        return _(
+            "The result has been reported. Your opponent has no account, so it counts "
+            "once a club or federation official confirms it."
+        )
+    return _("The result has been reported; your opponent is asked to confirm it.")
+
+
 @signed_in
 @require_POST
 def submit(request: HttpRequest, pk: int) -> HttpResponse:
-    """A player (or an arbiter) reports the final score of a match not recorded move by move."""
+    """A player reports the final score of a match not recorded move by move; an
+    arbiter or organizer enters it (official at once)."""
     match = get_match(request, pk)
     form = ReportForm(match, request.POST, request.FILES)
     # The game rows are optional (API-like clients may post the score alone).
@@ -88,7 +100,7 @@ def submit(request: HttpRequest, pk: int) -> HttpResponse:
             return redirect("games:match", pk=match.pk)
         data = form.cleaned_data
         try:
-            services.submit_report(
+            report = services.submit_report(
                 match,
                 by=request.user,
                 score1=data["score1"],
@@ -99,9 +111,7 @@ def submit(request: HttpRequest, pk: int) -> HttpResponse:
         except ValidationError as error:
             add_service_errors(form, error)
         else:
-            messages.success(
-                request, _("The result has been reported; your opponent is asked to confirm it.")
-            )
+            messages.success(request, _submitted_message(report))
             return redirect("games:match", pk=match.pk)
     return render_match(request, match, status=400, report_form=form, game_rows=rows)
 
@@ -119,7 +129,7 @@ def confirm(request: HttpRequest, pk: int) -> HttpResponse:
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
     else:
-        if report.status == "confirmed":
+        if report.status == ReportStatus.CONFIRMED:
             messages.success(request, _("You confirmed the result; it is now official."))
         else:
             messages.success(request, _("You confirmed the result."))
@@ -243,7 +253,8 @@ def cancel(request: HttpRequest, pk: int) -> HttpResponse:
 
 @signed_in
 def disputes(request: HttpRequest) -> HttpResponse:
-    """Disputed results the user may decide, oldest first."""
+    """Disputed results the user may decide, and results awaiting their confirmation
+    as an official for a player without an account; oldest first."""
     reports = queries.disputes_for(request.user)
     rows = [
         {
@@ -256,4 +267,16 @@ def disputes(request: HttpRequest) -> HttpResponse:
         }
         for report in reports
     ]
-    return render(request, "games/disputes.html", {"rows": rows})
+    # Results against players without an account, which this official confirms for them.
+    waiting = [
+        {
+            "report": report,
+            "reporter": report.match.player(report.reporter_side) if report.reporter_side else None,
+            "form": ConfirmForm(
+                initial={"report": report.pk, "status": report.status},
+                auto_id=f"id_confirm{report.pk}_%s",
+            ),
+        }
+        for report in queries.awaiting_official(request.user)
+    ]
+    return render(request, "games/disputes.html", {"rows": rows, "awaiting_official": waiting})

@@ -22,7 +22,8 @@ from django.utils.translation import gettext as _
 
 from clubs import permissions
 from clubs.models import FederationDiscipline, Player
-from ratings import charts, exports, queries
+from games import visibility
+from ratings import charts, exports, queries, services
 from ratings.forms import PublishForm
 from ratings.models import RatingChange, RatingList, RatingPool
 from ratings.templatetags.rating_pages import rating as format_rating
@@ -57,8 +58,8 @@ def _base_context(link: FederationDiscipline, pool: RatingPool | None) -> dict[s
 
 
 def pool_list(request: HttpRequest, slug: str, code: str) -> HttpResponse:
-    """The pool's latest published list; the live ratings when asked (``?live=1``)
-    or while nothing is published."""
+    """The pool's latest published list with players (never an empty one); the live
+    ratings when asked (``?live=1``) or while no such list is published."""
     link, pool = pool_page(request, slug, code)
     context = _base_context(link, pool)
     latest = queries.latest_list(pool) if pool is not None else None
@@ -75,7 +76,11 @@ def pool_list(request: HttpRequest, slug: str, code: str) -> HttpResponse:
         rating_list=latest if mode == "published" else None,
         latest=latest,
         can_publish=can_publish,
-        publish_form=PublishForm() if can_publish else None,
+        publish_form=(
+            PublishForm(initial={"date": services.default_list_date(pool)})
+            if can_publish and pool is not None
+            else None
+        ),
     )
     return render(request, "ratings/pool.html", context)
 
@@ -148,12 +153,15 @@ def live_export(request: HttpRequest, slug: str, code: str, fmt: str) -> HttpRes
 
 
 def _history_rows(changes: list[RatingChange]) -> list[dict[str, Any]]:
+    # A rated result the viewer may not see (a tournament that does not publish its
+    # results; games.visibility, annotated by ``history``) shows the rating change,
+    # not the outcome or score.
     return [
         {
             "change": change,
             "opponent": queries.opponent(change),
-            "outcome": queries.outcome(change),
-            "score": queries.score(change),
+            "outcome": None if getattr(change, "result_hidden", False) else queries.outcome(change),
+            "score": None if getattr(change, "result_hidden", False) else queries.score(change),
             "delta": change.rating_after - change.rating_before,
         }
         for change in changes
@@ -227,7 +235,11 @@ def history(request: HttpRequest, pk: int, pool_id: int) -> HttpResponse:
         pool = queries.visible_pools(request.user).get(pk=pool_id)
     except RatingPool.DoesNotExist:
         raise Http404(_("No such rating list.")) from None
-    changes = list(queries.player_history(pool, player.pk))
+    changes = list(
+        queries.player_history(pool, player.pk).annotate(
+            result_hidden=visibility.hidden_flag(request.user, "match_id")
+        )
+    )
     rows = _history_rows(changes)
     link = pool.rated_discipline
     context = {

@@ -13,7 +13,10 @@ from tests.conftest import ROOT, run_python
 
 PO = ROOT / "locale" / "ru" / "LC_MESSAGES" / "django.po"
 MO = PO.with_suffix(".mo")
-SOURCES = ["config", "clubs", "games", "ratings", "tournaments", "templates", "locale"]
+# Every Django app of the project (a folder with apps.py), the settings and the templates.
+SOURCES = sorted(
+    {path.parent.name for path in ROOT.glob("*/apps.py")} | {"config", "templates", "locale"}
+)
 
 
 def read_po(path: Path) -> dict[str, str]:

@@ -122,8 +122,7 @@ def test_the_override_page_sets_the_result_with_a_reason(client, ours) -> None:
 def test_a_stale_override_is_refused(client, ours) -> None:
     organizer = staff(Role.FEDERATION_ADMIN, ours.federation)
     client.force_login(organizer)
-    report = ours.reports.get()
-    services.confirm_report(report, by=user_of(ours, 0))
+    report = ours.reports.get()  # the record's result, official when the match ended
     services.override_result(ours, by=organizer, score1=1, score2=0, reason="first")
     response = client.post(
         reverse("admin:games_match_override", args=[ours.pk]),
@@ -143,8 +142,10 @@ def test_another_federations_admin_cannot_override(client, ours) -> None:
 
 
 def test_reports_are_read_only_history(client, ours) -> None:
-    report = ours.reports.get()
-    services.confirm_report(report, by=user_of(ours, 0))
+    # A reported (not recorded) match of the same federation, confirmed by the opponent.
+    reported = MatchFactory(recorded=False, length=1, player1__federation=ours.federation)
+    report = services.submit_report(reported, by=user_of(reported, 0), score1=1, score2=0)
+    services.confirm_report(report, by=user_of(reported, 1))
     client.force_login(staff(Role.FEDERATION_ADMIN, ours.federation))
     listing = client.get(reverse("admin:games_resultreport_changelist"), **EN).content.decode()
     assert reverse("admin:games_resultreport_change", args=[report.pk]) in listing

@@ -176,6 +176,9 @@ def test_only_players_and_arbiters_record_turns(client) -> None:
     client.force_login(UserFactory())
     assert send(client, url, {"number": 1, "kind": "opening", "dice": [3, 1]}).status_code == 403
     client.force_login(arbiter_of(match))
+    # An arbiter enters a side's actions only as the scorer (tests/games/test_side_permissions.py).
+    assert send(client, url, {"number": 1, "kind": "opening", "dice": [3, 1]}).status_code == 403
+    assert send(client, f"/api/matches/{match.pk}/scorer/", {"on": True}).status_code == 200
     assert send(client, url, {"number": 1, "kind": "opening", "dice": [3, 1]}).status_code == 201
     response = send(client, url, {"number": 2, "kind": "play", "dice": [7, 1]})
     assert response.status_code == 400  # the body itself is checked first

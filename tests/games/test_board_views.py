@@ -66,7 +66,18 @@ def test_state_after_known_turns(client) -> None:  # type: ignore[no-untyped-def
     assert data["game"] == {"number": 1, "crawford": False, "score_before": [0, 0]}
     assert [t["text"] for t in data["turns"]] == ["Opening roll 3–1", "3-1: 8/5 6/5"]
     assert [t["side"] for t in data["turns"]] == [1, 1]
-    assert data["viewer"] == {"side": None, "can_record": False, "can_arbitrate": False}
+    assert data["viewer"] == {
+        "side": None,
+        "can_record": False,
+        "can_arbitrate": False,
+        "actions": [],  # an anonymous reader enters nothing
+        "may_act": False,
+        "waiting_note": "",
+        "scorer": False,
+        "may_switch_scorer": False,
+        "may_request_undo": False,
+        "may_agree_undo": False,
+    }
 
 
 def test_state_after_a_double_shows_the_offer_then_the_owned_cube(client) -> None:  # type: ignore[no-untyped-def]
@@ -319,7 +330,8 @@ def test_undo_by_request_and_agreement(client) -> None:  # type: ignore[no-untyp
     assert response.status_code == 200
     assert response.json()["state"]["undo"] == {"requested_by": 1, "turn": 2}
     response = post_undo(client, match, "agree")  # not by the one who asked
-    assert response.status_code == 400
+    assert response.status_code == 403
+    assert "the opponent of the player who asked" in response.json()["error"]["reason"]
     assert Turn.objects.filter(undone_at__isnull=False).count() == 0
     response = post_undo(client_for(client, black), match, "agree")
     assert response.status_code == 200
@@ -335,7 +347,7 @@ def test_arbiter_undo_and_who_may_not(client) -> None:  # type: ignore[no-untype
     assert response.status_code == 403
     stranger = UserFactory()
     response = post_undo(client_for(client, stranger), match, "request")
-    assert response.status_code == 400  # only a player may ask
+    assert response.status_code == 403  # only a player may ask
     arbiter = UserFactory()
     grant(arbiter, Role.FEDERATION_ADMIN, match.federation)
     response = post_undo(client_for(client, arbiter), match, "arbiter")

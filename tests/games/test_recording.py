@@ -5,7 +5,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 
 from engine.scoring import get_preset
 from games import adapters, services
-from games.models import Game, MatchState, ReportSource, ResultStatus, Turn, TurnKind
+from games.models import ClockMode, Game, MatchState, ReportSource, ResultStatus, Turn, TurnKind
 from tests.factories import MatchFactory, UserFactory
 from tests.games.helpers import current_state, play_out, user_of
 
@@ -27,7 +27,8 @@ def test_a_recorded_match_plays_to_its_end_with_the_right_score() -> None:
     report = match.reports.get()
     assert report.source == ReportSource.RECORD
     assert (report.score1, report.score2) == (min(totals[0], 3), min(totals[1], 3))
-    assert match.result_status == ResultStatus.PENDING
+    # Each player entered their own turns: the record is official when the match ends.
+    assert match.result_status == ResultStatus.CONFIRMED
     # Every stored game replays through the engine to the stored result.
     for game in games:
         live = list(game.turns.filter(undone_at__isnull=True).order_by("number"))
@@ -95,7 +96,7 @@ def test_undo_by_agreement_keeps_the_history() -> None:
         match, by=white, number=2, kind=TurnKind.PLAY, dice=[3, 1], moves="24/21 6/5"
     )
     request = services.request_undo(match, by=white)
-    with pytest.raises(ValidationError, match="opponent"):
+    with pytest.raises(PermissionDenied, match="opponent"):
         services.agree_undo(request, by=white)
     undone = services.agree_undo(request, by=black)
     assert undone.number == 2 and undone.undone_at is not None
@@ -131,10 +132,13 @@ def test_a_money_session_is_closed_by_hand_and_a_match_is_not() -> None:
 
 
 def test_loss_on_time_ends_the_match() -> None:
-    match = MatchFactory(length=5)
+    match = MatchFactory(length=5, clock_mode=ClockMode.DELAY, clock_reserve_seconds=600)
     white = user_of(match, 0)
     services.record_turn(match, by=white, number=1, kind=TurnKind.OPENING, dice=[3, 1])
-    services.record_timeout(match, by=white, loser=1)
+    # White's flag fell: White does not enter it for Black, Black claims it.
+    with pytest.raises(PermissionDenied):
+        services.record_timeout(match, by=white, loser=1)
+    services.record_timeout(match, by=user_of(match, 1), loser=1)
     match.refresh_from_db()
     assert match.lost_on_time and match.state == MatchState.FINISHED
     report = match.reports.get()

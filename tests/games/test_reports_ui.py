@@ -324,17 +324,16 @@ def test_the_organizer_overrides_with_a_reason(client, match) -> None:
     assert response.status_code == 403
 
 
-def test_a_recorded_match_awaits_both_players(client) -> None:
+def test_a_recorded_match_is_official_when_it_ends(client) -> None:
     recorded = MatchFactory(length=1)
     play_out(recorded, seed=3)
-    report = recorded.reports.get()
+    recorded.refresh_from_db()
+    assert recorded.result_status == ResultStatus.CONFIRMED
     for side in (0, 1):
         client.force_login(user_of(recorded, side))
         html = page(client, recorded)
-        assert 'id="confirm-form"' in html and 'id="report-form"' not in html
-        post(client, "report_confirm", report.pk, {"report": report.pk, "status": "pending"})
-    recorded.refresh_from_db()
-    assert recorded.result_status == ResultStatus.CONFIRMED
+        assert 'id="confirm-form"' not in html and 'id="report-form"' not in html
+        assert "move-by-move record" in html
 
 
 # --- Clocks and loss on time

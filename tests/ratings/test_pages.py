@@ -368,7 +368,13 @@ def test_the_federations_admin_publishes_a_list_at_a_date(client, staff_pool) ->
     player = PlayerFactory(federation=pool.rated_discipline.federation)
     changes = make_history(pool, player, 4)  # weekly from 2024-01-06
     client.force_login(admin)
-    response = client.post(pool_url(pool, "ratings:publish"), {"date": "2024-01-21"}, **EN)
+    # Step one shows what would be published, and publishes nothing.
+    preview = client.post(pool_url(pool, "ratings:publish"), {"date": "2024-01-21"}, **EN)
+    assert preview.status_code == 200
+    assert preview.context["preview"].players == 1 and preview.context["preview"].matches == 3
+    assert not RatingList.objects.exists()
+    confirm = {"step": "confirm", "date": "2024-01-21", "digest": preview.context["preview"].digest}
+    response = client.post(pool_url(pool, "ratings:publish"), confirm, **EN)
     assert response.status_code == 302
     assert response["Location"] == pool_url(pool, "ratings:list", datetime.date(2024, 1, 21))
     published = RatingList.objects.get(pool=pool)
@@ -378,7 +384,7 @@ def test_the_federations_admin_publishes_a_list_at_a_date(client, staff_pool) ->
     assert entry.player_id == player.pk
     assert entry.rating == pytest.approx(changes[2].rating_after)
     html = page(client, response["Location"])
-    assert "The list at 2024-01-21 is published." in html
+    assert "The list at 2024-01-21 is published: 1 player." in html
     assert "The list at 01/21/2024." in html
 
 

@@ -478,8 +478,11 @@ def test_glicko2_lists_cover_whole_periods_with_rd_grown() -> None:
     services.recompute_pool(pool)
     played = day_period(timezone.localtime(BASE).date(), 7)  # Monday 4 to Sunday 10 March
     assert day_period(dt.date(2024, 3, 5), 7) == played == day_period(dt.date(2024, 3, 10), 7)
-    in_progress = services.publish_list(pool, dt.date(2024, 3, 10), by=None)
-    assert in_progress.entries.count() == 0  # the period has not ended
+    # The period has not ended by the 10th: that list would be empty, and is refused.
+    assert services.preview_list(pool, dt.date(2024, 3, 10), by=None).players == 0
+    with pytest.raises(services.EmptyRatingList, match="would be empty"):
+        services.publish_list(pool, dt.date(2024, 3, 10), by=None)
+    assert not RatingList.objects.filter(pool=pool).exists()
     ended = services.publish_list(pool, dt.date(2024, 3, 11), by=None)
     assert set(ended.entries.values_list("player_id", flat=True)) == {one.pk, two.pk}
     later = services.publish_list(pool, dt.date(2024, 6, 1), by=None)

@@ -5,9 +5,12 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+from django.utils import timezone
 
 from clubs import demo as clubs_demo
 from games.models import Match, ResultStatus
+from ratings import demo as ratings_demo
+from ratings.models import RatingChange, RatingPool
 from tournaments import demo
 from tournaments.models import Entry, Pairing, Round, StandingsSnapshot, Tournament
 
@@ -71,3 +74,61 @@ def test_demo_tournaments_have_the_promised_shape_and_load_idempotently() -> Non
         )
     )
     assert statuses[ResultStatus.CONFIRMED] and statuses[ResultStatus.NONE]  # some still to come
+
+
+def test_demo_matches_carry_their_tournaments_dates_and_the_history_spreads_over_days() -> None:
+    """Every result is dated within its round and its tournament's days (never at the
+    moment the demo was loaded, never in the future), so the rating history chart
+    shows a line over several dates, not one vertical stroke."""
+    loaded_at = timezone.now()
+    clubs_demo.load()
+    demo.load()
+    ratings_demo.load()
+
+    for tournament in Tournament.objects.filter(slug__in=[demo.SWISS_SLUG, demo.KNOCKOUT_SLUG]):
+        rounds = list(Round.objects.filter(tournament=tournament).order_by("started_at"))
+        assert len({timezone.localtime(r.started_at).date() for r in rounds}) > 1
+        last_day = max(timezone.localtime(r.started_at).date() for r in rounds)
+        assert tournament.starts_on == timezone.localtime(rounds[0].started_at).date()
+        pairings = Pairing.objects.filter(
+            round__tournament=tournament, match__finished_at__isnull=False
+        ).select_related("round", "match")
+        assert pairings.exists()
+        for pairing in pairings:
+            match, rnd = pairing.match, pairing.round
+            finished = match.finished_at
+            assert tournament.starts_on <= timezone.localtime(finished).date() <= last_day
+            assert rnd.started_at < finished <= (rnd.closed_at or loaded_at)
+            assert match.started_at == rnd.started_at
+            report = match.reports.get(status="confirmed")
+            assert finished < report.decided_at < loaded_at
+        closed = [r for r in rounds if r.closed_at is not None]
+        assert all(r.started_at < r.closed_at < loaded_at for r in closed)
+        # Rounds follow each other: each starts after the one before it closed.
+        for before, after in zip(closed, rounds[1:], strict=False):
+            assert before.closed_at <= after.started_at or before.flight != after.flight
+
+    swiss = Tournament.objects.get(slug=demo.SWISS_SLUG)
+    pool = RatingPool.objects.get(
+        rated_discipline__federation=swiss.federation, rated_discipline__discipline=swiss.discipline
+    )
+    history = RatingChange.objects.filter(pool=pool)
+    swiss_matches = Match.objects.filter(pairing__round__tournament=swiss)
+    assert history.filter(match__in=swiss_matches).count() == 2 * swiss_matches.count()
+    for change in history.select_related("match"):
+        assert change.played_at == change.match.finished_at
+    days = {timezone.localtime(at).date() for at in history.values_list("played_at", flat=True)}
+    assert len(days) >= 3  # three rounds a day
+    # The player with the most rated matches (the one who lasted longest) played on
+    # several days, so their chart is a line over several dates.
+    busiest = Counter(history.values_list("player_id", flat=True)).most_common(1)[0][0]
+    theirs = history.filter(player_id=busiest).values_list("played_at", flat=True)
+    assert len({timezone.localtime(at).date() for at in theirs}) > 1
+
+    short = Tournament.objects.get(slug=demo.KNOCKOUT_SLUG)
+    short_history = RatingChange.objects.filter(
+        pool__rated_discipline__federation=short.federation,
+        pool__rated_discipline__discipline=short.discipline,
+    ).values_list("played_at", flat=True)
+    assert len({timezone.localtime(at).date() for at in short_history}) > 1
+    assert max(short_history) < loaded_at

@@ -36,6 +36,7 @@ from tournaments.forms import (
     ForfeitForm,
     PairingsForm,
     PlayerSearchForm,
+    ResultEntryForm,
     SeedsForm,
     StaffForm,
     TournamentForm,
@@ -323,6 +324,9 @@ def _pairing_rows(tournament: Tournament, rounds: list[Round]) -> None:
                 pairing.forfeit_form = ForfeitForm(  # type: ignore[attr-defined]
                     pairing=pairing, allow_both=not adapters.is_knockout(tournament, rnd.flight)
                 )
+                # A match recorded move by move gets its result from its record.
+                if match is not None and not (match.recorded and match.state != "scheduled"):
+                    pairing.result_form = ResultEntryForm(pairing=pairing)  # type: ignore[attr-defined]
 
 
 def console_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any]:
@@ -736,6 +740,51 @@ def forfeit(request: HttpRequest, pk: int, pid: int) -> HttpResponse:
         done,
         f"round-{pairing.round_id}",
     )
+
+
+@signed_in
+@require_POST
+def result(request: HttpRequest, pk: int, pid: int) -> HttpResponse:
+    """Enter a table's final score: official at once (tournaments.services.enter_result)."""
+    tournament = get_managed(request, pk)
+    pairing = (
+        Pairing.objects.select_related("round", "entry1__player", "entry2__player", "match")
+        .filter(pk=pid, round__tournament=tournament)
+        .first()
+    )
+    if pairing is None or pairing.is_bye:
+        raise Http404(_("No such pairing."))
+    section = f"round-{pairing.round_id}"
+    form = ResultEntryForm(request.POST, pairing=pairing)
+    if not form.is_valid():
+        for field, errors in form.errors.items():
+            for text in errors:
+                label = form.fields[field].label if field in form.fields else ""
+                messages.error(request, f"{label}: {text}" if label else text)
+        return redirect(console_url(tournament, section))
+    data = form.cleaned_data
+    try:
+        report = services.enter_result(
+            pairing, by=request.user, score1=data["score1"], score2=data["score2"]
+        )
+    except (ValidationError, PermissionDenied) as error:
+        messages.error(
+            request,
+            _("Table %(table)d: %(error)s") % {"table": pairing.table, "error": error_text(error)},
+        )
+    else:
+        values = {"table": pairing.table, "score1": report.score1, "score2": report.score2}
+        if report.status == "confirmed":
+            messages.success(
+                request, _("Table %(table)d: %(score1)d–%(score2)d is official.") % values
+            )
+        else:  # the organizer plays at this table: their opponent confirms
+            messages.success(
+                request,
+                _("Table %(table)d: %(score1)d–%(score2)d is reported; your opponent confirms it.")
+                % values,
+            )
+    return redirect(console_url(tournament, section))
 
 
 # --- Standings

@@ -11,7 +11,9 @@ standings, brackets) and shows only what the organizer publishes:
   it from the console);
 * bracket trees for bracket formats, their scores under the same rules.
 
-Managers of the tournament see the same page (their console shows everything).
+Whose results are hidden is ``games.visibility``'s one rule (the tournaments
+app's part: ``queries.results_hidden``): its organizers and arbiters see them
+here too, and each player their own match.
 A fixed number of queries whatever the field size.
 """
 
@@ -54,10 +56,10 @@ def _flights(tournament: Tournament) -> list[str]:
     return BRACKET_FLIGHTS.get(tournament.format, [])
 
 
-def _round_view(tournament: Tournament, rnd: Round) -> dict[str, Any]:
-    hidden = rnd.silent or not tournament.publish_results
+def _round_view(tournament: Tournament, rnd: Round, user: Any) -> dict[str, Any]:
     rows = []
     for pairing in rnd.pairings.all():
+        hidden = queries.pairing_result_hidden(user, pairing)
         outcome = None if hidden else adapters.pairing_outcome(pairing)
         side, forfeit = outcome if outcome is not None else (None, False)
         match = pairing.match
@@ -72,13 +74,16 @@ def _round_view(tournament: Tournament, rnd: Round) -> dict[str, Any]:
                 if outcome is not None and match is not None and match.score1 is not None
                 else None,
                 "match_id": pairing.match_id,
+                "hidden": hidden,
             }
         )
     return {
         "round": rnd,
         "title": _round_title(tournament, rnd),
         "rows": rows,
-        "results_hidden": hidden,
+        # The result column goes when no row may show one (a player of the round sees theirs).
+        "results_hidden": all(row["hidden"] for row in rows)
+        and queries.results_hidden(tournament, rnd, user),
     }
 
 
@@ -88,14 +93,14 @@ def _round_title(tournament: Tournament, rnd: Round) -> str:
     return f"{title} · {flight_title(rnd.flight)}" if several else title
 
 
-def _bracket_sections(tournament: Tournament, rounds: list[Round]) -> list[dict[str, Any]]:
-    """The bracket trees of each flight; results of silent or unpublished rounds hidden."""
+def _bracket_sections(
+    tournament: Tournament, rounds: list[Round], user: Any
+) -> list[dict[str, Any]]:
+    """The bracket trees of each flight; results ``user`` may not see hidden."""
     hidden_pairings = {
-        p.pk
-        for rnd in rounds
-        if rnd.silent or not tournament.publish_results
-        for p in rnd.pairings.all()
+        p.pk for rnd in rounds for p in rnd.pairings.all() if queries.pairing_result_hidden(user, p)
     }
+    hide_all = not tournament.publish_results and not queries.sees_hidden_results(user, tournament)
     out = []
     for flight in _flights(tournament):
         columns = queries.bracket_view(tournament, flight)
@@ -104,7 +109,7 @@ def _bracket_sections(tournament: Tournament, rounds: list[Round]) -> list[dict[
         hidden = [
             m["slot"] for column in columns for m in column if m.get("pairing") in hidden_pairings
         ]
-        if not tournament.publish_results:
+        if hide_all:
             hidden = [m["slot"] for column in columns for m in column]
         sections = brackets.draw_flight(columns, hidden=hidden)
         out.append(
@@ -142,7 +147,7 @@ def tournament_page(request: HttpRequest, federation: str, slug: str) -> HttpRes
         "active_count": sum(e.status != "withdrawn" for e in entries),
         "entries_first": tournament.state
         in (TournamentState.REGISTRATION, TournamentState.CHECK_IN),
-        "rounds": [_round_view(tournament, r) for r in reversed(rounds)]
+        "rounds": [_round_view(tournament, r, request.user) for r in reversed(rounds)]
         if tournament.publish_pairings
         else [],
         "snapshot": snapshot,
@@ -151,7 +156,7 @@ def tournament_page(request: HttpRequest, federation: str, slug: str) -> HttpRes
         and tournament.state == TournamentState.FINISHED
         and snapshot.after_round == played,
         "standings": standings_tables(tournament, snapshot) if snapshot else [],
-        "brackets": _bracket_sections(tournament, rounds)
+        "brackets": _bracket_sections(tournament, rounds, request.user)
         if is_bracket and tournament.publish_pairings
         else [],
         "is_bracket": is_bracket,

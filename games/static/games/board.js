@@ -502,6 +502,11 @@
         self.post(self.config.undo_url, { action: button.getAttribute("data-undo") });
       });
     });
+    this.root.querySelectorAll("button[data-scorer]").forEach(function (button) {
+      button.addEventListener("click", function () {
+        self.post(self.config.scorer_url, { action: button.getAttribute("data-scorer") });
+      });
+    });
   };
 
   LiveBoard.prototype.dicePlayed = function () {
@@ -660,7 +665,7 @@
 
   /* When the dice are on the table already (the opening dice), load their plays. */
   LiveBoard.prototype.preparePlay = function () {
-    if (this.canRecord() && this.state.phase === "play" && this.state.actions.indexOf("play") >= 0) {
+    if (this.canRecord() && this.state.phase === "play" && this.state.viewer.actions.indexOf("play") >= 0) {
       this.loadPlays(this.state.dice);
     }
   };
@@ -799,6 +804,12 @@
       who.className = "chip side-" + t.side;
       li.appendChild(who);
       li.appendChild(document.createTextNode(" " + t.text));
+      if (t.recorded_by) {
+        var by = document.createElement("span");
+        by.className = "recorded-by muted";
+        by.textContent = " (" + t.recorded_by_text + ")";
+        li.appendChild(by);
+      }
       list.appendChild(li);
     });
     this.$("no-turns").hidden = s.turns.length > 0;
@@ -827,15 +838,16 @@
     if (!this.controls) return;
     var s = this.state;
     var self = this;
-    var acts = s.actions;
+    // Only what this viewer may enter (their own side's actions, or both in scorer mode).
+    var acts = s.viewer.actions;
     var has = function (kind) { return acts.indexOf(kind) >= 0; };
     var playing = !!this.mover || (s.phase === "play" && has("play"));
     var panels = {
       opening: has("opening"),
       roll: s.phase === "roll" && has("play") && !this.entered,
       play: playing,
-      take: s.phase === "take",
-      resignation: s.phase === "resign",
+      take: s.phase === "take" && (has("take") || has("pass")),
+      resignation: s.phase === "resign" && has("accept"),
       resign: has("resign") && !this.over(),
     };
     Object.keys(panels).forEach(function (name) {
@@ -896,8 +908,10 @@
     var anyTurn = s.turns.length > 0 || s.games.length > 0;
     var official = s.match.official;
     var undo = s.undo;
-    this.$("undo-request").hidden = !(v.side && anyTurn && !official && !(undo && undo.requested_by === v.side));
-    this.$("undo-agree").hidden = !(v.side && undo && undo.requested_by === 3 - v.side);
+    // Who may ask or agree comes from the server (each for their own side; a scorer for both).
+    var asked = undo && undo.requested_by === v.side && !v.scorer;
+    this.$("undo-request").hidden = !(v.may_request_undo && anyTurn && !official && !asked);
+    this.$("undo-agree").hidden = !(undo && v.may_agree_undo);
     this.$("undo-arbiter").hidden = !(v.can_arbitrate && anyTurn && !official);
     var note = "";
     if (undo) {
@@ -906,6 +920,40 @@
     }
     this.$("undo-note").textContent = note;
     this.$("undo-note").hidden = !note;
+    this.$("waiting-note").textContent = v.waiting_note || "";
+    this.$("waiting-note").hidden = !v.waiting_note;
+    this.renderScorer();
+  };
+
+  /* Scorer mode: an arbiter switches it; players propose and agree (both must). */
+  LiveBoard.prototype.renderScorer = function () {
+    var s = this.state;
+    var v = s.viewer;
+    var msg = this.msg;
+    var mode = s.scorer;
+    var on = "", off = "", note = "";
+    if (mode.on) {
+      note = mode.by_arbiter ? msg.scorer_on_arbiter : msg.scorer_on_players;
+      if (v.can_arbitrate || (v.side && !mode.by_arbiter)) off = msg.scorer_switch_off;
+    } else if (v.can_arbitrate) {
+      on = msg.scorer_switch_on;
+      if (mode.proposed_by) note = format(msg.scorer_proposed, { name: s.players[mode.proposed_by - 1] });
+    } else if (v.side && mode.proposed_by === v.side) {
+      note = msg.scorer_proposed_by_you;
+      off = msg.scorer_withdraw;
+    } else if (v.side && mode.proposed_by === 3 - v.side) {
+      note = format(msg.scorer_proposed, { name: s.players[mode.proposed_by - 1] });
+      on = msg.scorer_agree;
+    } else if (v.side) {
+      on = msg.scorer_propose;
+    }
+    if (this.over()) on = "";
+    this.$("scorer-on").textContent = on;
+    this.$("scorer-on").hidden = !(on && v.may_switch_scorer);
+    this.$("scorer-off").textContent = off;
+    this.$("scorer-off").hidden = !(off && v.may_switch_scorer);
+    this.$("scorer-note").textContent = note;
+    this.$("scorer-note").hidden = !note;
   };
 
   // --- Replay ---------------------------------------------------------------
