@@ -22,7 +22,6 @@ from django.urls import reverse
 
 from clubs.models import Role
 from games import exports, services
-from games.events import result_confirmed
 from games.models import (
     ClockMode,
     Match,
@@ -42,14 +41,6 @@ from tournaments.models import Pairing, Round, RoundState, Tournament
 pytestmark = pytest.mark.django_db
 
 EN = {"HTTP_ACCEPT_LANGUAGE": "en"}
-
-
-@pytest.fixture
-def heard():  # type: ignore[no-untyped-def]
-    seen: list[int] = []
-    receiver = result_confirmed.subscribe(lambda match_id: seen.append(match_id))
-    yield seen
-    result_confirmed.unsubscribe(receiver)
 
 
 @dataclass

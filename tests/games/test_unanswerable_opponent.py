@@ -21,7 +21,6 @@ from django.utils import timezone
 
 from clubs.models import Role
 from games import services
-from games.events import result_confirmed
 from games.models import Match, ReportStatus, ResponseKind, ResultReport, ResultStatus
 from tests.factories import (
     ClubFactory,
@@ -37,14 +36,6 @@ pytestmark = pytest.mark.django_db
 
 EN = {"HTTP_ACCEPT_LANGUAGE": "en"}
 LATER = datetime.timedelta(days=30)
-
-
-@pytest.fixture
-def heard():  # type: ignore[no-untyped-def]
-    seen: list[int] = []
-    receiver = result_confirmed.subscribe(lambda match_id: seen.append(match_id))
-    yield seen
-    result_confirmed.unsubscribe(receiver)
 
 
 @dataclass

@@ -700,10 +700,8 @@ def pairings_edit(request: HttpRequest, pk: int, rid: int) -> HttpResponse:
     )
 
 
-@signed_in
-@require_POST
-def forfeit(request: HttpRequest, pk: int, pid: int) -> HttpResponse:
-    tournament = get_managed(request, pk)
+def _played_pairing(tournament: Any, pid: int) -> Pairing:
+    """A table of this tournament with two players (404 otherwise: a bye has no result)."""
     pairing = (
         Pairing.objects.select_related("round", "entry1__player", "entry2__player", "match")
         .filter(pk=pid, round__tournament=tournament)
@@ -711,16 +709,29 @@ def forfeit(request: HttpRequest, pk: int, pid: int) -> HttpResponse:
     )
     if pairing is None or pairing.is_bye:
         raise Http404(_("No such pairing."))
+    return pairing
+
+
+def _report_form_errors(request: HttpRequest, form: Any) -> None:
+    """A table's form is a row of the console: its errors come back as messages."""
+    for field, errors in form.errors.items():
+        for text in errors:
+            label = form.fields[field].label if field in form.fields else ""
+            messages.error(request, f"{label}: {text}" if label else text)
+
+
+@signed_in
+@require_POST
+def forfeit(request: HttpRequest, pk: int, pid: int) -> HttpResponse:
+    tournament = get_managed(request, pk)
+    pairing = _played_pairing(tournament, pid)
     form = ForfeitForm(
         request.POST,
         pairing=pairing,
         allow_both=not adapters.is_knockout(tournament, pairing.round.flight),
     )
     if not form.is_valid():
-        for field, errors in form.errors.items():
-            for text in errors:
-                label = form.fields[field].label if field in form.fields else ""
-                messages.error(request, f"{label}: {text}" if label else text)
+        _report_form_errors(request, form)
         return redirect(console_url(tournament, f"round-{pairing.round_id}"))
     winner = form.winner_entry()
     if winner is None:
@@ -747,20 +758,11 @@ def forfeit(request: HttpRequest, pk: int, pid: int) -> HttpResponse:
 def result(request: HttpRequest, pk: int, pid: int) -> HttpResponse:
     """Enter a table's final score: official at once (tournaments.services.enter_result)."""
     tournament = get_managed(request, pk)
-    pairing = (
-        Pairing.objects.select_related("round", "entry1__player", "entry2__player", "match")
-        .filter(pk=pid, round__tournament=tournament)
-        .first()
-    )
-    if pairing is None or pairing.is_bye:
-        raise Http404(_("No such pairing."))
+    pairing = _played_pairing(tournament, pid)
     section = f"round-{pairing.round_id}"
     form = ResultEntryForm(request.POST, pairing=pairing)
     if not form.is_valid():
-        for field, errors in form.errors.items():
-            for text in errors:
-                label = form.fields[field].label if field in form.fields else ""
-                messages.error(request, f"{label}: {text}" if label else text)
+        _report_form_errors(request, form)
         return redirect(console_url(tournament, section))
     data = form.cleaned_data
     try:
