@@ -126,8 +126,14 @@ def world(django_db_setup: Any, django_db_blocker: Any) -> Any:
     """Built once for the module inside a transaction that is rolled back at its end;
     each test runs in a savepoint of it (the ``db`` fixture), so no test sees
     another's writes."""
-    from django.db import transaction
+    from django.core.signals import request_finished, request_started
+    from django.db import close_old_connections, transaction
 
+    # Requests go straight to the WSGI app, which closes the connection after a
+    # request made inside a transaction (as it would in production); Django's
+    # own test client unhooks that, and so do we, or PostgreSQL loses the world.
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
     with django_db_blocker.unblock():
         outer = transaction.atomic()
         outer.__enter__()
@@ -136,6 +142,8 @@ def world(django_db_setup: Any, django_db_blocker: Any) -> Any:
         finally:
             transaction.set_rollback(True)
             outer.__exit__(None, None, None)
+            request_started.connect(close_old_connections)
+            request_finished.connect(close_old_connections)
 
 
 @schema.parametrize()
