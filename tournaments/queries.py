@@ -6,6 +6,9 @@ whatever the number of rows.  Nothing here writes.
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Prefetch, Q, QuerySet
@@ -20,6 +23,7 @@ from tournaments.models import (
     Entry,
     Pairing,
     Round,
+    RoundState,
     StandingsSnapshot,
     Tournament,
     TournamentState,
@@ -98,6 +102,63 @@ def latest_standings(
     if published_only:
         snapshots = snapshots.filter(published_at__isnull=False)
     return snapshots.order_by("-after_round").first()
+
+
+# --- Which rounds the standings count
+
+# Rounds being played or played: started, or closed.
+PLAYED_ROUND_STATES = (RoundState.STARTED, RoundState.CLOSED)
+
+
+@dataclass(frozen=True)
+class RoundInPlay:
+    """A started round the standings do not count yet: ``official`` of its
+    ``pairings`` have an official result (byes and forfeits included)."""
+
+    round: Round
+    official: int
+    pairings: int
+
+
+@dataclass(frozen=True)
+class StandingsRounds:
+    """The played rounds in the order they started (all flights), split in two:
+    ``counted``, the rounds the standings count, and ``in_play``, the rest."""
+
+    counted: list[Round]
+    in_play: list[RoundInPlay]
+
+
+def standings_rounds(pairings: Iterable[Pairing]) -> StandingsRounds:
+    """Which rounds the standings count, from the tournament's pairings (each with its
+    round and match loaded: no query).
+
+    A round counts once it is closed, or started with every result official.  The
+    standings after N rounds are those of the first N in the order the rounds
+    started (across flights), so a round counts only when every round started
+    before it counts too: a later round complete ahead of an earlier one waits for
+    it, and a result confirmed in the round in play never changes the last table.
+    """
+    rounds: dict[int, Round] = {}
+    official: Counter[int] = Counter()
+    total: Counter[int] = Counter()
+    for p in pairings:
+        rnd = p.round
+        if rnd.state not in PLAYED_ROUND_STATES:
+            continue
+        rounds.setdefault(rnd.pk, rnd)
+        total[rnd.pk] += 1
+        if adapters.is_decided(p):
+            official[rnd.pk] += 1
+    counted: list[Round] = []
+    in_play: list[RoundInPlay] = []
+    for rnd in sorted(rounds.values(), key=lambda r: (r.started_at, r.pk)):
+        complete = rnd.state == RoundState.CLOSED or official[rnd.pk] == total[rnd.pk]
+        if complete and not in_play:
+            counted.append(rnd)
+        else:
+            in_play.append(RoundInPlay(rnd, official[rnd.pk], total[rnd.pk]))
+    return StandingsRounds(counted, in_play)
 
 
 def flights(tournament: Tournament) -> list[str]:

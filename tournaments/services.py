@@ -11,9 +11,10 @@ Lifecycle: draft -> registration -> check_in -> running -> finished.  While
 running, each flight's rounds are paired (``pair_next_round``), started (a
 ``games.Match`` per pairing), played (results confirmed in games) and closed.
 Standings are computed by a Celery task after every confirmed result
-(``request_standings``, coalesced) and published automatically when the
-tournament publishes standings and no round is silent, else when the
-organizer releases them (``publish_standings``).
+(``request_standings``, coalesced), counting only the rounds closed or with
+every result official (``queries.standings_rounds``), and published
+automatically when the tournament publishes standings and no round is
+silent, else when the organizer releases them (``publish_standings``).
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ from clubs.services import audit, snapshot
 from games import services as games_services
 from games.models import MatchState, ResultReport, ResultStatus
 from ratings.queries import current_ratings
-from tournaments import adapters, core, webhooks
+from tournaments import adapters, core, queries, webhooks
 from tournaments.models import (
     BOTH_FORFEITED,
     Entry,
@@ -116,7 +117,9 @@ FINISHED_FIELDS = frozenset(
 # Formats that take late entries while running (paired from the next round).
 LATE_ENTRY_FORMATS = frozenset({Format.SWISS, Format.CUP})
 OPEN_STATES = (TournamentState.DRAFT, TournamentState.REGISTRATION, TournamentState.CHECK_IN)
-PLAYED_ROUND_STATES = (RoundState.STARTED, RoundState.CLOSED)
+# Started or closed: "played" for pairing and withdrawals; the standings count fewer
+# rounds (``queries.standings_rounds``).
+PLAYED_ROUND_STATES = queries.PLAYED_ROUND_STATES
 # A standings request older than this whose task never ran (a lost message) is queued again.
 STALE_REQUEST = datetime.timedelta(minutes=5)
 SYSTEM_REASON_WITHDRAWN = "withdrawn"
@@ -1090,6 +1093,9 @@ def withdraw(entry: Entry, *, by: Any) -> Entry:
     entry = Entry.objects.select_for_update(of=("self",)).select_related("player").get(pk=entry.pk)
     if entry.status == EntryStatus.WITHDRAWN:
         raise ValidationError(_("%(player)s has withdrawn already.") % {"player": entry.player})
+    # The last round started, counted by the standings or not: a withdrawal during
+    # round 6 forfeits the player's round-6 match, so the table after round 5 still
+    # shows them playing and the one after round 6 shows them withdrawn.
     played = (
         Round.objects.filter(tournament=t, state__in=PLAYED_ROUND_STATES)
         .order_by("-number")
@@ -1240,11 +1246,10 @@ def publish_standings(snapshot: StandingsSnapshot, *, by: Any) -> StandingsSnaps
     )
     t = snap.tournament
     permissions.require(by, "tournament.manage", t)
-    # The rounds the snapshot covers: the first ``after_round`` rounds played.
-    covered = Round.objects.filter(tournament=t, state__in=PLAYED_ROUND_STATES).order_by(
-        "started_at", "id"
-    )[: snap.after_round]
-    released = [r.pk for r in covered if r.silent]
+    # The rounds the snapshot covers: the first ``after_round`` rounds counted (a
+    # silent round still in play stays silent).
+    counted = queries.standings_rounds(adapters.pairing_rows(t)).counted
+    released = [r.pk for r in counted[: snap.after_round] if r.silent]
     Round.objects.filter(pk__in=released).update(silent=False)
     _ratings_follow(released)
     first = snap.published_at is None
@@ -1356,6 +1361,7 @@ def request_standings(tournament_id: int) -> None:
 
 
 def _played_rounds(t: Tournament) -> int:
+    """How many rounds have started (the standings may count fewer of them)."""
     return Round.objects.filter(tournament=t, state__in=PLAYED_ROUND_STATES).count()
 
 
@@ -1503,13 +1509,13 @@ def bracket_rows(
 def _as_after(
     entries: list[Entry], pairings: list[Pairing], count: int
 ) -> tuple[list[Entry], list[Pairing]]:
-    """The entries and pairings as they stood once the first ``count`` rounds were
-    played (in all flights, in the order they started): later rounds' pairings
-    left out, late entries not yet paired left out, a withdrawal made later undone."""
+    """The entries and pairings as they stood after the first ``count`` rounds the
+    standings count (``queries.standings_rounds``: in all flights, in the order they
+    started): other rounds' pairings left out (the round in play's results too),
+    late entries not yet paired left out, a withdrawal made later undone."""
     # The pairings carry their rounds (adapters.pairing_rows), and every round has pairings.
-    played = {p.round_id: p.round for p in pairings if p.round.state in PLAYED_ROUND_STATES}
-    in_order = sorted(played.values(), key=lambda r: (r.started_at, r.pk))
-    rounds = {r.pk for r in in_order[:count]}
+    counted = queries.standings_rounds(pairings).counted
+    rounds = {r.pk for r in counted[:count]}
     pairings = [p for p in pairings if p.round_id in rounds]
     paired = {e for p in pairings for e in (p.entry1_id, p.entry2_id)}
     then = []
@@ -1602,23 +1608,37 @@ def standings_rows(
     return _table_rows(table, by_id, _counts(results, t.bye_is_win)), tie_breaks, key
 
 
-def compute_standings(tournament: Tournament) -> StandingsSnapshot:
-    """The standings after the rounds played so far, as a snapshot (one per round).
+def compute_standings(tournament: Tournament) -> StandingsSnapshot | None:
+    """The standings after the rounds counted so far, as a snapshot (one per round);
+    None while no round counts yet.
 
-    Idempotent: the snapshot keeps a digest of its inputs and is left untouched
-    when nothing changed.  Published at once when the tournament publishes its
-    standings and no round is silent; otherwise it waits for the organizer.
-    A result corrected in an earlier round also corrects the earlier snapshots
-    (their publication, if any, stands; only the latest one is announced).
+    A round counts once it is closed or all its results are official, and only
+    after every round started before it (``queries.standings_rounds``): the round
+    in play never makes a snapshot nor changes one.  Idempotent: the snapshot
+    keeps a digest of its inputs and is left untouched when nothing changed.
+    Published at once when the tournament publishes its standings and no round
+    is silent; otherwise it waits for the organizer.  A result corrected in an
+    earlier round also corrects the earlier snapshots (their publication, if
+    any, stands; only the latest one is announced).
     """
     t = Tournament.objects.select_related("federation", "club", "discipline").get(pk=tournament.pk)
-    after = _played_rounds(t)
     entries = adapters.entry_rows(t)
     pairings = list(adapters.pairing_rows(t))
-    earlier = StandingsSnapshot.objects.filter(tournament=t, after_round__lt=after)
-    for count, stored in list(earlier.values_list("after_round", "results_digest")):
+    after = len(queries.standings_rounds(pairings).counted)
+    stored = list(
+        StandingsSnapshot.objects.filter(tournament=t).values_list("after_round", "results_digest")
+    )
+    beyond = [count for count, _digest in stored if count > after]
+    if beyond:
+        # A round stopped counting (a result of it was withdrawn before it closed):
+        # the tables that counted it are not true any more.
+        logger.info("standings of tournament %s after %s withdrawn", t.pk, beyond)
+        StandingsSnapshot.objects.filter(tournament=t, after_round__in=beyond).delete()
+    for count, digest in stored:
+        if count >= after:
+            continue
         then_entries, then_pairings = _as_after(entries, pairings, count)
-        if _standings_digest(t, then_entries, then_pairings) == stored:
+        if _standings_digest(t, then_entries, then_pairings) == digest:
             continue  # the usual case: nothing changed in those rounds
         try:
             rows, tie_breaks, key = standings_rows(t, entries=then_entries, pairings=then_pairings)
@@ -1628,10 +1648,12 @@ def compute_standings(tournament: Tournament) -> StandingsSnapshot:
         StandingsSnapshot.objects.filter(tournament=t, after_round=count).update(
             rows=rows, tie_breaks=tie_breaks, results_digest=key, computed_at=timezone.now()
         )
+    if not after:
+        return None  # no table before a round counts
     existing = StandingsSnapshot.objects.filter(tournament=t, after_round=after).first()
     try:
-        # The played rounds only: a bye or forfeit set in a round not started yet
-        # counts once that round is played.
+        # The counted rounds only: a bye or forfeit set in a round not started yet
+        # counts once that round counts.
         rows, tie_breaks, key = standings_rows(t, entries=entries, pairings=pairings, after=after)
     except core.TournamentError as error:
         raise core_error(error) from error

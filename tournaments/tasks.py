@@ -50,7 +50,7 @@ def compute_standings_task(tournament_id: int) -> int | None:
         marker = row["standings_requested_at"]
         try:
             snapshot = services.compute_standings(Tournament(pk=tournament_id))
-            snapshot_id = snapshot.pk
+            snapshot_id = snapshot.pk if snapshot is not None else None  # None: no round counts
         except ValidationError as error:
             logger.warning("standings of tournament %s: %s", tournament_id, error.messages)
         cleared = Tournament.objects.filter(pk=tournament_id, standings_requested_at=marker).update(

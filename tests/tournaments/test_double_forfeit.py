@@ -13,8 +13,15 @@ from games import services as games_services
 from games.models import MatchState, ResultStatus
 from tests.tournaments import builders
 from tests.tournaments.builders import higher_seed
-from tournaments import services
-from tournaments.models import BOTH_FORFEITED, Entry, Pairing, Tournament
+from tournaments import adapters, services
+from tournaments.models import (
+    BOTH_FORFEITED,
+    Entry,
+    Pairing,
+    Round,
+    StandingsSnapshot,
+    Tournament,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -27,8 +34,16 @@ def swiss(n: int = 4, **settings):  # type: ignore[no-untyped-def]
 
 
 def row_of(t: Tournament, entry_id: int) -> dict:
-    rows = services.compute_standings(t).rows
-    return next(r for r in rows if r["entry"] == entry_id)
+    snapshot = services.compute_standings(t)
+    assert snapshot is not None, "no round counts yet"
+    return next(r for r in snapshot.rows if r["entry"] == entry_id)
+
+
+def finish_round(rnd: Round) -> None:
+    """The round's other results confirmed: the standings count it (all official)."""
+    for p in rnd.pairings.select_related("match", "entry1", "entry2"):
+        if p.entry2_id is not None and not adapters.is_decided(p):
+            builders.confirm_result(p, higher_seed(p))
 
 
 def test_both_forfeit_a_swiss_match() -> None:
@@ -80,6 +95,7 @@ def test_a_double_forfeit_is_corrected_to_a_one_sided_one() -> None:
     assert pairing.forfeit_winner == 2
     match = pairing.match
     assert (match.state, match.winner, match.forfeit) == (MatchState.FINISHED, 2, True)
+    finish_round(rnd)
     assert row_of(t, pairing.entry2_id)["wins"] == 1
 
 
@@ -90,6 +106,7 @@ def test_an_override_on_the_match_takes_over_from_the_double_forfeit() -> None:
     pairing = rnd.pairings.get(table=1)
     services.forfeit(pairing, by=admin, winner=None, reason="Both absent.")
     builders.override_result(pairing, pairing.entry1_id, admin)
+    finish_round(rnd)
     assert row_of(t, pairing.entry1_id)["wins"] == 1
     assert row_of(t, pairing.entry2_id)["losses"] == 1
 
@@ -133,13 +150,15 @@ def test_cancelling_a_pairings_match_asks_for_the_standings_again() -> None:
     services.start_round(rnd, by=admin)
     pairing = rnd.pairings.get(table=1)
     builders.confirm_result(pairing, higher_seed(pairing))
+    finish_round(rnd)
+    assert row_of(t, higher_seed(pairing))["wins"] == 1
     Tournament.objects.filter(pk=t.pk).update(standings_requested_at=None)
     games_services.cancel_match(pairing.match, by=admin, reason="Wrong players sat down.")
     t.refresh_from_db()
     assert t.standings_requested_at is not None
-    pairing.refresh_from_db()
-    assert services.compute_standings(t).rows
-    assert row_of(t, higher_seed(pairing))["wins"] == 0
+    # The round has a result less: it counts no more, and the table that counted it goes.
+    assert services.compute_standings(t) is None
+    assert not StandingsSnapshot.objects.filter(tournament=t).exists()
 
 
 def both_absent_by_api(client, pairing: Pairing):  # type: ignore[no-untyped-def]

@@ -108,15 +108,20 @@ def test_a_round_a_result_and_the_standings_are_announced_signed(
     pairing = rnd.pairings.get(table=1)
     with django_capture_on_commit_callbacks(execute=True):
         builders.confirm_result(pairing, higher_seed(pairing))
-    assert receiver.events() == ["round.started", "result.confirmed", "standings.published"]
+    # Round 1 does not count before its last result: no standings yet.
+    assert receiver.events() == ["round.started", "result.confirmed"]
     result = receiver.requests[1]["json"]["data"]
     assert (result["round"], result["table"], result["forfeit"]) == (1, 1, False)
     assert result["score1"] == 3 or result["score2"] == 3
-    standings = receiver.requests[2]["json"]["data"]
+    last = rnd.pairings.get(table=2)
+    with django_capture_on_commit_callbacks(execute=True):
+        builders.confirm_result(last, higher_seed(last))
+    assert receiver.events()[2:] == ["result.confirmed", "standings.published"]
+    standings = receiver.requests[3]["json"]["data"]
     assert standings["after_round"] == 1 and len(standings["rows"]) == 4
     assert all(r["signed"] for r in receiver.requests)
     rows = WebhookDelivery.objects.filter(tournament=t)
-    assert rows.count() == 3 and all(r.status_code == 200 and r.delivered_at for r in rows)
+    assert rows.count() == 4 and all(r.status_code == 200 and r.delivered_at for r in rows)
 
 
 def test_a_wrong_secret_does_not_verify(

@@ -13,6 +13,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from clubs import permissions
 from tournaments import permissions as tournament_permissions
@@ -172,3 +173,15 @@ def standings_tables(tournament: Tournament, snapshot: Any) -> list[dict[str, An
     if len(out) == 1 and not out[0]["group"] and out[0]["flight"] == "main":
         out[0]["title"] = ""
     return out
+
+
+def in_play_text(title: str, official: int, pairings: int, *, show_count: bool) -> str:
+    """ "Round 6 in progress: 3 of 8 results", of a started round the standings do not
+    count yet; without the count where its results are hidden (a silent round)."""
+    if not show_count:
+        return _("%(round)s in progress") % {"round": title}
+    return ngettext(
+        "%(round)s in progress: %(official)d of %(count)d result",
+        "%(round)s in progress: %(official)d of %(count)d results",
+        pairings,
+    ) % {"round": title, "official": official, "count": pairings}

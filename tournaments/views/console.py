@@ -58,6 +58,7 @@ from tournaments.views.common import (
     error_text,
     flight_title,
     get_managed,
+    in_play_text,
     manageable,
     managed_tournaments,
     perform,
@@ -354,6 +355,7 @@ def console_context(request: HttpRequest, tournament: Tournament) -> dict[str, A
     active = [e for e in entries if e.status != EntryStatus.WITHDRAWN]
     seedable = tournament.state in services.OPEN_STATES
     latest = snapshots[0] if snapshots else None
+    in_play = queries.standings_rounds(p for r in rounds for p in r.pairings.all()).in_play
     context: dict[str, Any] = {
         "tournament": tournament,
         "federation": tournament.federation,
@@ -374,6 +376,16 @@ def console_context(request: HttpRequest, tournament: Tournament) -> dict[str, A
         "snapshots": snapshots,
         "latest": latest,
         "latest_tables": standings_tables(tournament, latest) if latest else [],
+        # Started rounds the standings do not count yet, with how many results they have.
+        "in_play": [
+            in_play_text(
+                round_label(_("Round %(number)d"), r.round),
+                r.official,
+                r.pairings,
+                show_count=True,
+            )
+            for r in in_play
+        ],
         "assignments": assignments,
         "staff_form": StaffForm(),
         "is_bracket": tournament.format in BRACKET_FORMATS,

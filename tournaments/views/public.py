@@ -8,7 +8,9 @@ standings, brackets) and shows only what the organizer publishes:
   the organizer publishes the standings, which releases it);
 * the latest *published* standings snapshot (``publish_standings`` makes
   each snapshot public as it is computed; otherwise the organizer publishes
-  it from the console);
+  it from the console); it counts only rounds closed or with every result
+  official, and a line tells how far the round in play is ("Round 6 in
+  progress: 3 of 8 results", without the count while its results are hidden);
 * bracket trees for bracket formats, their scores under the same rules.
 
 Whose results are hidden is ``games.visibility``'s one rule (the tournaments
@@ -27,8 +29,8 @@ from django.utils.translation import gettext as _
 
 from clubs.models import Federation
 from tournaments import adapters, brackets, queries
-from tournaments.models import Format, Round, RoundState, Tournament, TournamentState
-from tournaments.views.common import clock_text, flight_title, standings_tables
+from tournaments.models import Format, Round, Tournament, TournamentState
+from tournaments.views.common import clock_text, flight_title, in_play_text, standings_tables
 
 BRACKET_FLIGHTS = {
     Format.SINGLE_ELIMINATION: ["main"],
@@ -131,11 +133,26 @@ def _standings_caption(tournament: Tournament, snapshot: Any) -> str:
     return _("After round %(number)d") % {"number": snapshot.after_round}
 
 
+def _in_play(tournament: Tournament, in_play: list[queries.RoundInPlay], user: Any) -> list[str]:
+    """A line per started round the standings do not count yet ("Round 6 in progress:
+    3 of 8 results"); how many results a round has is not told where its results are
+    hidden (a silent round, results not published), though it names no one."""
+    return [
+        in_play_text(
+            _round_title(tournament, r.round),
+            r.official,
+            r.pairings,
+            show_count=not queries.results_hidden(tournament, r.round, user),
+        )
+        for r in in_play
+    ]
+
+
 def tournament_page(request: HttpRequest, federation: str, slug: str) -> HttpResponse:
     tournament = queries.tournament_page(federation, slug)
     entries = list(queries.entries(tournament))
     rounds = list(queries.rounds_with_pairings(tournament))
-    played = sum(r.state != RoundState.PAIRED for r in rounds)
+    standings_rounds = queries.standings_rounds(p for r in rounds for p in r.pairings.all())
     snapshot = queries.latest_standings(tournament, published_only=True)
     is_bracket = (
         tournament.format in BRACKET_FLIGHTS or tournament.format == Format.MAIN_CONSOLATION
@@ -154,7 +171,8 @@ def tournament_page(request: HttpRequest, federation: str, slug: str) -> HttpRes
         "standings_caption": _standings_caption(tournament, snapshot),
         "final": snapshot is not None
         and tournament.state == TournamentState.FINISHED
-        and snapshot.after_round == played,
+        and snapshot.after_round == len(standings_rounds.counted),
+        "in_play": _in_play(tournament, standings_rounds.in_play, request.user),
         "standings": standings_tables(tournament, snapshot) if snapshot else [],
         "brackets": _bracket_sections(tournament, rounds, request.user)
         if is_bracket and tournament.publish_pairings
