@@ -58,7 +58,7 @@ bench: $(DEV_STAMP)
 
 verify: $(DEV_STAMP)
 	$(BIN)/python -m tests.engine.differential --positions 100000
-	API_FUZZ_COVERAGE=1 API_FUZZ_EXAMPLES=50 $(BIN)/python -m pytest tests/config/test_api_fuzz.py -q
+	API_FUZZ_COVERAGE=1 API_FUZZ_STATEFUL=1 API_FUZZ_EXAMPLES=50 $(BIN)/python -m pytest tests/config/test_api_fuzz.py -q
 
 clean:
 	rm -rf $(VENV) var db.sqlite3 .pytest_cache .mypy_cache .ruff_cache

@@ -209,8 +209,11 @@ class ClubFilter(admin.SimpleListFilter):
         return [(pk, name) for pk, name in clubs.values_list("pk", "name")]
 
     def queryset(self, request: HttpRequest, queryset: models.QuerySet[Any]) -> Any:
-        if not self.value():
+        value = self.value()
+        if not value:
             return queryset
+        if not (value.isascii() and value.isdigit() and len(value) <= 18):
+            return queryset.none()  # no club has that id (nor could a bigint hold it)
         if queryset.model is Membership:
             return queryset.filter(club_id=self.value())
         members = Membership.objects.filter(club_id=self.value()).values("player_id")
@@ -241,7 +244,8 @@ class MembershipStateFilter(admin.SimpleListFilter):
             )
         memberships = Membership.objects.all()
         club = request.GET.get(ClubFilter.parameter_name)
-        if club and club.isdigit():
+        # An id: ASCII digits ("²" is a digit, not to int()) that a bigint column holds.
+        if club and club.isascii() and club.isdigit() and len(club) <= 18:
             memberships, current = memberships.filter(club_id=club), current.filter(club_id=club)
         now = queryset.filter(id__in=current.values("player_id"))
         if value == "current":
@@ -936,7 +940,11 @@ class PlayerAdmin(PolicyAdmin):
         return TemplateResponse(request, "admin/clubs/player/duplicates.html", context)
 
     def _merge(self, request: HttpRequest, federation: Federation) -> None:
-        group = [int(pk) for pk in request.POST.getlist("group") if pk.isdigit()]
+        group = [  # ids a bigint holds, in ASCII digits ("²" is a digit, not to int())
+            int(pk)
+            for pk in request.POST.getlist("group")
+            if pk.isascii() and pk.isdigit() and len(pk) <= 18
+        ]
         form = MergeForm(group, request.POST)
         if not form.is_valid() or form.cleaned_data["survivor"] not in group:
             self.message_user(request, _("Choose the player to keep."), messages.ERROR)

@@ -2,24 +2,35 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import django_filters
 from anyascii import anyascii
 from django import forms
 from django.db.models import Q, QuerySet
 from django.utils.translation import gettext_lazy as _
 from django_countries.django_filters import CountryFilter
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 
 from clubs import permissions, queries
 from clubs.models import Club, Gender, Membership, Player
 
+# Ids and years: none is negative, none is past what a 64-bit column holds (a
+# larger one would overflow the database's integer, a 500 on SQLite).
+FILTER_RANGE = (0, 9_223_372_036_854_775_807)
 
-@extend_schema_field(OpenApiTypes.INT)
+
+@extend_schema_field({"type": "integer", "minimum": FILTER_RANGE[0], "maximum": FILTER_RANGE[1]})
 class IntegerFilter(django_filters.NumberFilter):
-    """A whole number (an id, a year): NumberFilter would accept decimals."""
+    """A whole number (an id, a year): NumberFilter would accept decimals.  One out
+    of FILTER_RANGE is a 400."""
 
     field_class = forms.IntegerField
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("min_value", FILTER_RANGE[0])
+        kwargs.setdefault("max_value", FILTER_RANGE[1])
+        super().__init__(*args, **kwargs)
 
 
 def _name_condition(word: str) -> Q:

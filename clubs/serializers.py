@@ -18,6 +18,7 @@ from rest_framework.settings import api_settings
 
 from clubs import permissions, services
 from clubs.models import Club, Discipline, Federation, Membership, Player
+from config.fields import BoundedIntegers
 
 
 @contextmanager
@@ -38,9 +39,9 @@ def service_errors() -> Iterator[None]:
         raise serializers.ValidationError(detail) from error
 
 
-class ServiceSerializer(serializers.ModelSerializer):
+class ServiceSerializer(BoundedIntegers, serializers.ModelSerializer):
     # Base: knows the acting user and limits related choices to what they may
-    # read.  Subclasses set ``validators = []`` in Meta: uniqueness is checked by
+    # read; an integer field accepts only what its column holds.  Subclasses set ``validators = []`` in Meta: uniqueness is checked by
     # the services (Model.full_clean), once, in one place.
 
     @property

@@ -1,4 +1,5 @@
-"""Request bodies the API refuses cleanly: too deeply nested (400) or too large (413).
+"""Request bodies the API refuses cleanly: too deeply nested (400), too large (413),
+or holding a NUL character in a field (400, config.nul).
 
 DRF's JSON parser lets the ``RecursionError`` of a deeply nested document
 escape as a 500; ``JSONParser`` here refuses a document nested deeper than
@@ -98,7 +99,55 @@ class JSONParser(parsers.JSONParser):
             text = stream.read().decode(encoding)
         except UnicodeDecodeError as error:
             raise ParseError(f"JSON parse error - {error}") from None
-        return loads_json(text, strict=self.strict)
+        document = loads_json(text, strict=self.strict)
+        from config import nul  # it imports this module
+
+        if nul.may_hold_nul(text):
+            refuse_nul(nul.check_document, document)
+        return document
+
+
+def refuse_nul(check: Any, data: Any) -> None:
+    """Run a check of config.nul; a NUL found is a ParseError saying where (400)."""
+    from config import nul
+
+    try:
+        check(data)
+    except nul.NulFound as found:
+        raise ParseError(found.message()) from None
+
+
+class FormParser(parsers.FormParser):
+    """DRF's form parser, refusing a field that holds a NUL character (400)."""
+
+    def parse(
+        self,
+        stream: IO[bytes],
+        media_type: str | None = None,
+        parser_context: Mapping[str, Any] | None = None,
+    ) -> Any:
+        from config import nul
+
+        form = super().parse(stream, media_type, parser_context)
+        refuse_nul(nul.check_pairs, form.lists())
+        return form
+
+
+class MultiPartParser(parsers.MultiPartParser):
+    """DRF's multipart parser, refusing a field that holds a NUL character (400);
+    the files are not read."""
+
+    def parse(
+        self,
+        stream: IO[bytes],
+        media_type: str | None = None,
+        parser_context: Mapping[str, Any] | None = None,
+    ) -> Any:
+        from config import nul
+
+        parsed = super().parse(stream, media_type, parser_context)
+        refuse_nul(nul.check_pairs, parsed.data.lists())
+        return parsed
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:

@@ -44,6 +44,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "outbox",
+    "idempotency",
     "clubs",
     "games",
     "ratings",
@@ -59,6 +60,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # A retried API write with an Idempotency-Key gets the first answer (idempotency/).
+    "idempotency.middleware.IdempotencyKeyMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -212,6 +215,7 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "task": "ratings.publish_monthly_lists",
         "schedule": crontab(minute=15, hour=0, day_of_month=1),
     },
+    "expire-idempotency-keys": {"task": "idempotency.expire_keys", "schedule": 60 * 60},
 }
 
 # Webhooks may target loopback and private addresses only in development:
@@ -220,6 +224,8 @@ WEBHOOK_ALLOW_PRIVATE_ADDRESSES = env_bool("WEBHOOK_ALLOW_PRIVATE_ADDRESSES", DE
 
 # A reported result not answered within this many hours becomes official.
 RESULT_CONFIRMATION_HOURS = env_int("RESULT_CONFIRMATION_HOURS", 48)
+# An API write's Idempotency-Key is remembered this long (a retry gets the first answer).
+IDEMPOTENCY_KEY_TTL_HOURS = env_int("IDEMPOTENCY_KEY_TTL_HOURS", 24)
 # Uploaded match files (.mat, or its text through the API) above this size are refused unread.
 MATCH_FILE_MAX_BYTES = env_int("MATCH_FILE_MAX_BYTES", 1024 * 1024)
 
@@ -230,8 +236,8 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DATA_UPLOAD_MAX_MEMORY_SIZE", 2_621_440)
 REST_FRAMEWORK = {
     "DEFAULT_PARSER_CLASSES": [
         "config.parsers.JSONParser",
-        "rest_framework.parsers.FormParser",
-        "rest_framework.parsers.MultiPartParser",
+        "config.parsers.FormParser",
+        "config.parsers.MultiPartParser",
     ],
     "EXCEPTION_HANDLER": "config.parsers.exception_handler",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
@@ -258,6 +264,11 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     # Side, winner, loser, proposer...: one schema name for "player 1 or player 2".
     "ENUM_NAME_OVERRIDES": {"PlayerEnum": "games.models.PLAYER_CHOICES"},
+    # Setting hooks replaces drf-spectacular's default list: its enum hook comes first.
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "idempotency.schema.document_idempotency_key",
+    ],
 }
 
 LOGGING = {

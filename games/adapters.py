@@ -210,6 +210,7 @@ def max_points_without_cube(match: Match) -> int:
 
 def check_report(match: Match, score1: int, score2: int, log: list[dict[str, Any]]) -> None:
     """Raise ValidationError unless the score (and its log) can end this match."""
+    check_score_bounds(match, score1, score2)
     try:
         scorecheck.check_final_score(match.length, score1, score2)
         if log:
@@ -223,6 +224,29 @@ def check_report(match: Match, score1: int, score2: int, log: list[dict[str, Any
             )
     except scorecheck.ScoreError as error:
         raise _score_error(error) from error
+
+
+# The score columns (PositiveSmallIntegerField) hold no more than this.
+MOST_POINTS = 32_767
+
+
+def check_score_bounds(match: Match, score1: int, score2: int) -> None:
+    """Refuse, by field, a score above the match length (a money session's: above what
+    its column holds); the winner's score is written as the length, not the points won."""
+    most = match.length or MOST_POINTS
+    if match.length:
+        message = _(
+            "The score of player %(side)d, %(score)d, is more than the match length, %(most)d."
+        )
+    else:
+        message = _("The score of player %(side)d, %(score)d, is more than %(most)d points.")
+    errors = {
+        name: message % {"side": side, "score": score, "most": most}
+        for side, (name, score) in enumerate((("score1", score1), ("score2", score2)), start=1)
+        if score > most
+    }
+    if errors:
+        raise ValidationError(errors, code="score_above_length")
 
 
 def game_log(games: Iterable[Game]) -> list[dict[str, Any]]:

@@ -45,6 +45,7 @@ from games.serializers import (
     TurnSerializer,
     UndoInputSerializer,
     UndoRequestSerializer,
+    turn_error_body,
 )
 
 
@@ -87,6 +88,15 @@ class MatchViewSet(
     filterset_class = filters.MatchFilter
     ordering_fields = ["created_at", "finished_at", "id"]
 
+    def handle_exception(self, exc: Exception) -> Response:
+        response = super().handle_exception(exc)
+        if self.action == "turns" and self.request.method == "POST":
+            # Recording a turn documents one error shape (TurnErrorSerializer): the
+            # refusals raised before the action runs (not signed in, no such match,
+            # a body that does not parse) are worded in it too.
+            response.data = turn_error_body(response.data)
+        return response
+
     def get_queryset(self) -> QuerySet[Match]:
         matches = queries.with_players(queries.visible_matches(self.request.user))
         # Each match knows whether its result may be shown (the serializer asks).
@@ -113,13 +123,23 @@ class MatchViewSet(
             "engine's code and reason (400) and saves nothing; a turn number that is "
             "not the next one (another client was faster, or a stale page) gets 409.  "
             "Only the player of the side that must act records it (the opening roll: "
-            "either player), or a scorer while scorer mode is on; anyone else gets 403."
+            "either player), or a scorer while scorer mode is on; anyone else gets 403.  "
+            "The server charges the players' clocks from its own time stamps: a clock "
+            "reading is refused (400 clock_not_yours) unless an arbiter of the match, or "
+            "the scorer an arbiter appointed, enters it off a physical clock.  Every "
+            "error has the same shape: code, reason and the turn number (null when the "
+            "request gave no valid one)."
         ),
         request=TurnInputSerializer,
         responses={
             201: TurnSerializer,
-            400: OpenApiResponse(TurnErrorSerializer, description="Illegal turn."),
+            400: OpenApiResponse(
+                TurnErrorSerializer,
+                description="Illegal turn, invalid field (code invalid), or a clock reading "
+                "from someone who may not enter one (clock_not_yours).",
+            ),
             403: OpenApiResponse(TurnErrorSerializer, description="Not this user's side."),
+            404: OpenApiResponse(TurnErrorSerializer, description="No such match for you."),
             409: OpenApiResponse(TurnErrorSerializer, description="Turn number taken."),
         },
     )
@@ -130,17 +150,21 @@ class MatchViewSet(
             _require_result_visible(request, match)
             turns = (
                 Turn.objects.filter(game__match=match)
-                .select_related("game", "recorded_by")
+                .select_related("game", "recorded_by", "clock_entered_by")
                 .order_by("game__number", "number", "id")
             )
             page = self.paginate_queryset(turns)
             data = TurnSerializer(page, many=True).data
             return self.get_paginated_response(data)
-        _require(request, "match.record", match)
+        if not permissions.can(request.user, "match.record", match):
+            return _refused(
+                PermissionDenied(_("You may not record turns of this match.")), turn=None
+            )
         given = TurnInputSerializer(data=request.data)
-        given.is_valid(raise_exception=True)
+        if not given.is_valid():
+            return Response(given.error_body(), status=status.HTTP_400_BAD_REQUEST)
         turn = given.validated_data
-        clock = tuple(turn.get("clock") or (None, None))
+        clock = turn.get("clock")
         try:
             recorded = services.record_turn(
                 match,
@@ -150,7 +174,7 @@ class MatchViewSet(
                 dice=turn["dice"],
                 moves=turn["moves"],
                 level=turn["level"],
-                clock=clock,  # type: ignore[arg-type]
+                physical_clock=(clock[0], clock[1]) if clock is not None else None,
             )
         except PermissionDenied as error:
             return _refused(error, turn=turn["number"])
@@ -329,7 +353,7 @@ class ReportViewSet(
         value = request.data.get("match") if hasattr(request.data, "get") else None
         match = (
             queries.visible_matches(request.user).filter(pk=value).first()
-            if str(value).isdigit()
+            if str(value).isascii() and str(value).isdigit()  # not "²", which int() refuses
             else None
         )
         if match is not None:

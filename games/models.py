@@ -219,6 +219,16 @@ class TurnKind(models.TextChoices):
     TIMEOUT = "timeout", _("loss on time")
 
 
+class ClockSource(models.TextChoices):
+    """Where a turn's clock readings come from."""
+
+    # Charged by the server from its own time stamps (games.services.record_turn).
+    SERVER = "server", _("server")
+    # Read off the physical clock of a game played over the board, entered by an
+    # arbiter or the scorer an arbiter appointed (games.permissions match.enter_clock).
+    PHYSICAL = "physical", _("physical clock")
+
+
 class Turn(models.Model):
     """One recorded action of a game, in order.  Undone turns stay, marked."""
 
@@ -237,6 +247,21 @@ class Turn(models.Model):
     )
     clock2_ms = models.PositiveIntegerField(
         null=True, blank=True, verbose_name=_("clock of player 2 (ms)")
+    )
+    clock_source = models.CharField(
+        _("clock readings from"),
+        max_length=10,
+        choices=ClockSource.choices,
+        default=ClockSource.SERVER,
+    )
+    # Who read the physical clock (empty for the server's own readings).
+    clock_entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("clock readings entered by"),
     )
     recorded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,

@@ -89,6 +89,20 @@ def _match_act_for_side(user: Any, target: SideAction) -> bool:
     return mine is not None and (side is None or side == mine)
 
 
+# No site-admin pass for a player: nobody sets the clocks of a match they play.
+@register("match.enter_clock", superuser_bypass=False)
+def _match_enter_clock(user: Any, match: Match) -> bool:
+    """Who enters the readings of a physical clock with a turn (a game played over
+    the board): an arbiter of the match, or the scorer an arbiter appointed for it
+    (``Match.scorer``, set only when an arbiter switches scorer mode on).  Never a
+    player of the match, even one who may arbitrate it, and never scorers by the
+    players' agreement: players' clocks are the server's otherwise."""
+    if plays_in(user, match):
+        return False
+    appointed = match.scorer_mode and match.scorer_id is not None and match.scorer_id == user.pk
+    return appointed or can(user, "match.arbitrate", match)
+
+
 @register("match.switch_scorer_mode")
 def _match_switch_scorer_mode(user: Any, match: Match) -> bool:
     """Who may touch the switch at all: an arbiter turns it on or off; a player

@@ -32,6 +32,7 @@ from games import permissions as side_rules
 from games.events import result_confirmed, result_withdrawn
 from games.models import (
     ClockMode,
+    ClockSource,
     Game,
     GameEnd,
     Match,
@@ -161,7 +162,7 @@ def record_turn(
     dice: Sequence[int] = (),
     moves: str = "",
     level: str = "",
-    clock: tuple[int | None, int | None] = (None, None),
+    physical_clock: tuple[int, int] | None = None,
     imported_by: Any = None,
 ) -> Recorded:
     """Record the next action of the current game; ``number`` must be the next turn number.
@@ -170,12 +171,20 @@ def record_turn(
     either player), or a scorer in scorer mode (games.permissions); anyone
     else gets PermissionDenied and nothing is saved.  ``by`` None is the
     system: an imported match file, whose importer (``imported_by``) is kept
-    as the one who entered the turn."""
+    as the one who entered the turn.
+
+    The server charges the clocks of a clocked match from its own time stamps.
+    ``physical_clock`` is instead what a physical clock shows after the turn
+    (milliseconds of players 1 and 2), in a game played over the board: only
+    someone ``match.enter_clock`` allows enters it (``clock_not_yours``
+    otherwise, nothing saved), and the turn keeps who did."""
     match = (
         Match.objects.select_for_update(of=("self",))
         .select_related("player1", "player2", "discipline")
         .get(pk=match.pk)
     )
+    if physical_clock is not None:
+        _check_physical_clock(match, by)
     if not match.recorded:
         raise ValidationError(_("This match is not recorded move by move."))
     if match.state in (MatchState.FINISHED, MatchState.CANCELLED):
@@ -202,7 +211,10 @@ def record_turn(
     except EngineError as error:
         raise RecordingError(error, expected) from error
     side = adapters.player_of(new_state.starter if kind == TurnKind.OPENING else actor)  # type: ignore[arg-type]
-    if match.clock_mode != ClockMode.NONE and clock == (None, None):
+    clock: tuple[int | None, int | None] = (None, None)
+    if physical_clock is not None:
+        clock = physical_clock
+    elif match.clock_mode != ClockMode.NONE:
         clock = _charged_clock(match, live, side, kind)
     try:
         with transaction.atomic():
@@ -217,6 +229,8 @@ def record_turn(
                 position_id=adapters.position_id(new_state),
                 clock1_ms=clock[0],
                 clock2_ms=clock[1],
+                clock_source=ClockSource.SERVER if physical_clock is None else ClockSource.PHYSICAL,
+                clock_entered_by=_recorder(by) if physical_clock is not None else None,
                 recorded_by=_recorder(by if by is not None else imported_by),
             )
     except IntegrityError as error:  # another connection won the race for this number
@@ -228,6 +242,25 @@ def record_turn(
     if new_state.finished:
         _close_game(match, game, new_state.result)  # type: ignore[arg-type]
     return Recorded(turn=turn, state=new_state, game=game)
+
+
+def _check_physical_clock(match: Match, by: Any) -> None:
+    """Refuse a physical clock's reading from anyone ``match.enter_clock`` does not allow:
+    a player who could set the clocks could then claim a win on time."""
+    if by is None or not permissions.can(by, "match.enter_clock", match):
+        raise ValidationError(
+            _(
+                "Clock readings are refused: the server keeps the players' clocks.  Only an "
+                "arbiter of the match, or the scorer an arbiter appointed, enters the "
+                "readings of a physical clock."
+            ),
+            code="clock_not_yours",
+        )
+    if match.clock_mode == ClockMode.NONE:
+        raise ValidationError(
+            _("This match is played without a clock: there are no clock readings to enter."),
+            code="no_clock",
+        )
 
 
 def _recorder(user: Any) -> Any:
@@ -247,6 +280,43 @@ def _charged_clock(
             match.clock_mode, match.clock_move_seconds, values[side - 1], elapsed
         )
     return values[0], values[1]
+
+
+def clocks_now(
+    match: Match,
+    turns: Sequence[Turn],
+    state: eg.GameState,
+    now: datetime.datetime | None = None,
+) -> dict[str, Any]:
+    """Both clocks of a clocked match at ``now`` (games.clocks.running_clocks), from
+    what the server recorded: the readings kept with the turns, less what the side
+    to act has used since the game's last turn was recorded.  ``turns`` are the live
+    turns of the game on the board and ``state`` its engine state.  The clock runs
+    from the game's first turn on, for whoever must act, until the match ends."""
+    to_act = state.to_act
+    running = None
+    if match.recorded and match.state == MatchState.PLAYING and turns and to_act is not None:
+        running = adapters.player_of(to_act)
+    return clocks.running_clocks(
+        mode=match.clock_mode,
+        move_seconds=match.clock_move_seconds,
+        stored_ms=adapters.stored_clocks(match),
+        running=running,
+        since=turns[-1].recorded_at if turns else None,
+        now=timezone.now() if now is None else now,
+    )
+
+
+def last_reading_is_physical(match: Match) -> bool:
+    """Whether the newest clock reading of the match was read off a physical clock."""
+    source = (
+        Turn.objects.filter(game__match=match, undone_at__isnull=True)
+        .filter(Q(clock1_ms__isnull=False) | Q(clock2_ms__isnull=False))
+        .order_by("-game__number", "-number")
+        .values_list("clock_source", flat=True)
+        .first()
+    )
+    return source == ClockSource.PHYSICAL
 
 
 def _canonical_moves(kind: str, written: str) -> str:
@@ -363,7 +433,13 @@ def record_timeout(match: Match, *, by: Any, loser: int) -> Match:
 
     The claim is the opponent's (the side still on time), a scorer's in
     scorer mode, or an arbiter's decision; the player whose flag fell does not
-    enter it for the opponent, and nobody else may."""
+    enter it for the opponent, and nobody else may.
+
+    In a match recorded move by move, a claim other than an arbiter's stands only
+    on the server's own reading (``_server_flag_fell``): the loser's flag fell by
+    the clocks the server charged, and the turn keeps that reading.  A match not
+    recorded move by move has no reading at the server: a player's claim there is
+    their word, which the loser confirms like a reported result."""
     match = (
         Match.objects.select_for_update(of=("self",))
         .select_related("player1", "player2")
@@ -388,12 +464,20 @@ def record_timeout(match: Match, *, by: Any, loser: int) -> Match:
     if match.state in (MatchState.FINISHED, MatchState.CANCELLED):
         raise ValidationError(_("The match is over."))
     game = _open_game(match)
-    live = game.turns.filter(undone_at__isnull=True).count()
+    live = list(game.turns.filter(undone_at__isnull=True).order_by("number"))
+    reading: list[int | None] = [None, None]
+    arbiter_rules = by is None or (
+        permissions.can(by, "match.arbitrate", match) and _player_side(by, match) is None
+    )
+    if match.recorded and not arbiter_rules:
+        reading = list(_server_flag_fell(match, game, live, loser))
     Turn.objects.create(
         game=game,
-        number=live + 1,
+        number=len(live) + 1,
         side=loser,
         kind=TurnKind.TIMEOUT,
+        clock1_ms=reading[0],
+        clock2_ms=reading[1],
         recorded_by=_recorder(by),
     )
     winner = 3 - loser
@@ -416,6 +500,39 @@ def record_timeout(match: Match, *, by: Any, loser: int) -> Match:
     # the opponent (games.services._finish_recorded_match).
     _finish_recorded_match(match, scores[0], scores[1])
     return match
+
+
+def _server_flag_fell(match: Match, game: Game, live: list[Turn], loser: int) -> list[int]:
+    """Both clocks now, as the server charged them, when they show that ``loser``'s
+    flag fell; else ValidationError.  Readings of a physical clock are the
+    arbiter's to rule on: a claim on them is refused."""
+    if last_reading_is_physical(match):
+        raise ValidationError(
+            _(
+                "The clocks of this match are read off a physical clock: the arbiter "
+                "rules on a loss on time."
+            ),
+            code="arbiter_rules_on_time",
+        )
+    state = adapters.replay(match, game, live)
+    remaining: list[int] = clocks_now(match, live, state)["remaining_ms"]
+    if remaining[loser - 1] > 0:
+        raise ValidationError(
+            _(
+                "%(name)s still has %(left)s on the clock: a loss on time is claimed "
+                "only once their time has run out."
+            )
+            % {"name": match.player(loser), "left": _clock_text(remaining[loser - 1])},
+            code="time_left",
+        )
+    return remaining
+
+
+def _clock_text(ms: int) -> str:
+    """The time left in whole seconds, rounded up: a clock with time left never reads 0:00."""
+    from games.queries import clock_reading  # games.queries reads through this module
+
+    return clock_reading(-(-ms // 1000) * 1000)
 
 
 # --- Undo

@@ -147,7 +147,7 @@ class RatingChangeSerializer(serializers.ModelSerializer):
             return None  # games.visibility: the reader may not see this result
         return queries.outcome(change) if change.matches == 1 else None
 
-    @extend_schema_field(OpenApiTypes.INT)
+    @extend_schema_field(serializers.IntegerField(allow_null=True))
     def get_match_length(self, change: RatingChange) -> int | None:
         if change.matches != 1 or change.match is None:
             return None

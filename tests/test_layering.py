@@ -2,8 +2,8 @@
 
 - engine/ imports only the standard library and itself;
 - domain code of an app imports only apps to its left:
-  outbox <- clubs <- games <- ratings <- tournaments (outbox is the bottom
-  layer every app may use; it imports none of them).  Views may read higher apps'
+  outbox <- idempotency <- clubs <- games <- ratings <- tournaments (outbox and
+  idempotency are the bottom layers every app may use; they import none of them).  Views may read higher apps'
   query functions (pages that gather a person's whole record), tests are free.
 """
 
@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-APPS = ["outbox", "clubs", "games", "ratings", "tournaments"]
+APPS = ["outbox", "idempotency", "clubs", "games", "ratings", "tournaments"]
 FRAMEWORKS = {"django", "rest_framework", "drf_spectacular", "celery", "kombu", "config"}
 
 

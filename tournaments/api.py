@@ -30,6 +30,7 @@ from tournaments import filters, queries, services
 from tournaments import permissions as tournament_permissions
 from tournaments.models import Entry, Pairing, Round, StandingsSnapshot, Tournament
 from tournaments.serializers import (
+    BRACKET_COLUMNS,
     EditPairingsSerializer,
     EntrySerializer,
     ForfeitSerializer,
@@ -183,12 +184,12 @@ class TournamentViewSet(
         tournament = self._managed()
         given = SeedsSerializer(data=request.data)
         given.is_valid(raise_exception=True)
-        seeds = given.validated_data.get("seeds")
         with service_errors():
             entries = services.seed_entries(
                 tournament,
                 by=request.user,
-                seeds={int(k): v for k, v in seeds.items()} if seeds is not None else None,
+                # Keys are entry ids already (SeedsSerializer checks and converts them).
+                seeds=given.validated_data.get("seeds"),
             )
         return Response(EntrySerializer(entries, many=True, context={"request": request}).data)
 
@@ -221,10 +222,11 @@ class TournamentViewSet(
 
     @extend_schema(
         summary="A flight's bracket, for drawing",
-        description="Columns of matches: slot, players (name, seed, bye), score, winner, "
-        "feeds_from, winner_to, loser_to.  Empty for formats without a bracket.",
+        description="A list of columns (rounds in playing order), each a list of matches top "
+        "to bottom: slot, players (name, seed, bye), score, winner, feeds_from, winner_to, "
+        "loser_to.  Empty for formats without a bracket.",
         parameters=[OpenApiParameter("flight", OpenApiTypes.STR, default="main")],
-        responses=OpenApiTypes.OBJECT,
+        responses=BRACKET_COLUMNS,
     )
     @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None)
     def bracket(self, request: Request, pk: str | None = None) -> Response:

@@ -105,7 +105,8 @@ class LengthRowForm(forms.Form):
 
     def clean_round(self) -> str:
         value = (self.cleaned_data.get("round") or "").strip().lower()
-        if value in ("", "final") or (value.isdigit() and int(value) >= 1):
+        # isascii: "²" is a digit to isdigit(), not to int().
+        if value in ("", "final") or (value.isascii() and value.isdigit() and int(value) >= 1):
             return value
         raise forms.ValidationError(_('Write a round number, "final", or leave it empty.'))
 

@@ -9,7 +9,7 @@ players (``tournaments.queries.pairing_result_hidden``).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, get_args
 
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
@@ -19,8 +19,20 @@ from rest_framework import serializers
 from clubs import permissions
 from clubs.models import Club, Discipline, Federation, Player
 from clubs.serializers import service_errors
+from config.fields import (
+    ID_RANGE,
+    POSITIVE,
+    BoundedIntegers,
+    IntegerKeyField,
+    KeyedDictField,
+    PatternKeyField,
+    id_field,
+    keyed_object_schema,
+)
+from games.serializers import MATCH_SETTING_BOUNDS
 from tournaments import permissions as tournament_permissions
 from tournaments import services
+from tournaments.core.bracket import MatchStatus
 from tournaments.models import (
     Entry,
     Pairing,
@@ -78,7 +90,48 @@ SETTINGS = [
 ]
 
 
-class TournamentSerializer(_ActingUser, serializers.ModelSerializer):
+# Keys of ``match_lengths``: a flight (Round.flight holds 20 characters), then a
+# round number, "final" or "default".
+FLIGHT_KEY = "^[a-z0-9_-]{1,20}$"
+ROUND_KEY = "^([1-9][0-9]{0,4}|final|default)$"
+LENGTH_BOUNDS = {"min_value": 1, "max_value": MATCH_SETTING_BOUNDS["length"]["max_value"]}
+
+
+def _length_schema() -> dict[str, Any]:
+    return {
+        "type": "integer",
+        "minimum": LENGTH_BOUNDS["min_value"],
+        "maximum": LENGTH_BOUNDS["max_value"],
+    }
+
+
+@extend_schema_field(
+    {"oneOf": [_length_schema(), keyed_object_schema(_length_schema(), ROUND_KEY)]}
+)
+class FlightLengthsField(serializers.Field):
+    """The match length of a flight: one for all its rounds, or lengths by round
+    number, "final" and "default" (each key and length checked)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.length = serializers.IntegerField(**LENGTH_BOUNDS)
+        self.per_round = KeyedDictField(
+            key_field=PatternKeyField(
+                ROUND_KEY, _("A round number, “final” or “default” is expected.")
+            ),
+            child=serializers.IntegerField(**LENGTH_BOUNDS),
+        )
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, dict):
+            return self.per_round.run_validation(data)
+        return self.length.run_validation(data)
+
+    def to_representation(self, value: Any) -> Any:
+        return value
+
+
+class TournamentSerializer(BoundedIntegers, _ActingUser, serializers.ModelSerializer):
     """A tournament and its settings.  Create with ``federation`` (and optionally a host
     ``club``); once it runs, only some settings may change (the services say which)."""
 
@@ -94,13 +147,19 @@ class TournamentSerializer(_ActingUser, serializers.ModelSerializer):
     )
     slug = serializers.SlugField(required=False, max_length=80)
     tie_breaks = serializers.ListField(
-        child=serializers.CharField(),
+        child=serializers.CharField(max_length=10),
+        max_length=20,
         required=False,
         help_text=_(
             "Tie-break codes in order: WIN, WON, DE, BH, BH-C1, BH-M1, SB, PS, KS, PD, PW, ARO, PR."
         ),
     )
-    match_lengths = serializers.JSONField(
+    match_lengths = KeyedDictField(
+        key_field=PatternKeyField(
+            FLIGHT_KEY,
+            _("A flight is named with small Latin letters, digits, “-” and “_” (at most 20)."),
+        ),
+        child=FlightLengthsField(),
         required=False,
         help_text=_(
             'Match length per flight and round, e.g. {"main": {"1": 9, "final": 13}, "consolation": 7}.'
@@ -136,6 +195,15 @@ class TournamentSerializer(_ActingUser, serializers.ModelSerializer):
         ]
         read_only_fields = ["state", "created_at"]
         validators: list[Any] = []
+        # The match settings a match of the tournament may have (games.serializers).
+        extra_kwargs = {
+            "match_length": LENGTH_BOUNDS,
+            **{
+                name: bounds
+                for name, bounds in MATCH_SETTING_BOUNDS.items()
+                if name.startswith("clock_")
+            },
+        }
 
     def get_fields(self) -> dict[str, serializers.Field]:
         fields = super().get_fields()
@@ -185,6 +253,7 @@ class TournamentStateSerializer(serializers.Serializer):
 class PairRoundSerializer(serializers.Serializer):
     flight = serializers.CharField(
         default="main",
+        max_length=20,  # Round.flight
         help_text=_("main, consolation, last_chance, groups, or a cup stage (stage-1, ...)."),
     )
     silent = serializers.BooleanField(
@@ -193,15 +262,16 @@ class PairRoundSerializer(serializers.Serializer):
 
 
 class SeedsSerializer(serializers.Serializer):
-    seeds = serializers.DictField(
-        child=serializers.IntegerField(min_value=1),
+    seeds = KeyedDictField(
+        key_field=IntegerKeyField(min_value=ID_RANGE[0], max_value=ID_RANGE[1]),
+        child=serializers.IntegerField(min_value=1, max_value=POSITIVE[1]),
         required=False,
         allow_null=True,
         help_text=_("Entry id -> seed; leave out to seed by rating."),
     )
 
 
-class EntrySerializer(_ActingUser, serializers.ModelSerializer):
+class EntrySerializer(BoundedIntegers, _ActingUser, serializers.ModelSerializer):
     """A player's entry.  Organizers enter anyone (``late`` while a Swiss or cup runs);
     a player enters themself while registration is open."""
 
@@ -225,6 +295,8 @@ class EntrySerializer(_ActingUser, serializers.ModelSerializer):
         ]
         read_only_fields = ["status", "withdrawn_after_round", "created_at"]
         validators: list[Any] = []
+        # No rating system (FIBS, Glicko-2) comes near these bounds.
+        extra_kwargs = {"seed": {"min_value": 1}, "rating": {"min_value": 0, "max_value": 10_000}}
 
     def get_fields(self) -> dict[str, serializers.Field]:
         fields = super().get_fields()
@@ -271,13 +343,24 @@ class SilentSerializer(serializers.Serializer):
 
 class EditPairingsSerializer(serializers.Serializer):
     pairs = serializers.ListField(
-        child=serializers.ListField(
-            child=serializers.IntegerField(allow_null=True), min_length=1, max_length=2
-        ),
+        child=serializers.ListField(child=id_field(allow_null=True), min_length=1, max_length=2),
         help_text=_(
             "[[entry, entry], [entry, null] for a bye, ...]: every player of the round once."
         ),
     )
+
+
+class PairingResultSerializer(serializers.Serializer):
+    """The result of a pairing, as ``PairingSerializer.get_result`` gives it (documentation)."""
+
+    score1 = serializers.IntegerField(allow_null=True, help_text=_("Null for a bye."))
+    score2 = serializers.IntegerField(allow_null=True, help_text=_("Null for a bye."))
+    winner = serializers.IntegerField(
+        allow_null=True,
+        help_text=_("The winning entry's id; null when both players forfeit."),
+    )
+    forfeit = serializers.BooleanField()
+    bye = serializers.BooleanField()
 
 
 class PairingSerializer(_ActingUser, serializers.ModelSerializer):
@@ -292,7 +375,10 @@ class PairingSerializer(_ActingUser, serializers.ModelSerializer):
     player2 = serializers.SerializerMethodField()
     player2_name = serializers.SerializerMethodField()
     result = serializers.SerializerMethodField(
-        help_text=_("{score1, score2, winner (entry id), forfeit} or null.")
+        help_text=_(
+            "The confirmed result; null while the table is not played and where "
+            "results are not public."
+        )
     )
 
     class Meta:
@@ -316,15 +402,15 @@ class PairingSerializer(_ActingUser, serializers.ModelSerializer):
         ]
         read_only_fields = fields
 
-    @extend_schema_field(OpenApiTypes.INT)
+    @extend_schema_field(serializers.IntegerField(allow_null=True))
     def get_player2(self, pairing: Pairing) -> int | None:
         return pairing.entry2.player_id if pairing.entry2 is not None else None
 
-    @extend_schema_field(OpenApiTypes.STR)
+    @extend_schema_field(serializers.CharField(allow_null=True))
     def get_player2_name(self, pairing: Pairing) -> str | None:
         return str(pairing.entry2.player) if pairing.entry2 is not None else None
 
-    @extend_schema_field(OpenApiTypes.OBJECT)
+    @extend_schema_field(PairingResultSerializer(allow_null=True))
     def get_result(self, pairing: Pairing) -> dict[str, Any] | None:
         from tournaments import adapters, queries
 
@@ -350,14 +436,14 @@ class PairingSerializer(_ActingUser, serializers.ModelSerializer):
 
 
 class ForfeitSerializer(serializers.Serializer):
-    winner = serializers.IntegerField(
+    winner = id_field(
         allow_null=True,
         help_text=_(
             "The entry id of the player who wins; null when both forfeit (a loss for each, "
             "not in a knock-out bracket)."
         ),
     )
-    reason = serializers.CharField()
+    reason = serializers.CharField(max_length=2000)
 
 
 class StandingsSerializer(serializers.ModelSerializer):
@@ -382,7 +468,38 @@ class StandingsSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class BracketSerializer(serializers.Serializer):
-    """One column of a bracket: its matches top to bottom."""
+class BracketSideSerializer(serializers.Serializer):
+    """Who sits on one side of a bracket match (``queries.bracket_view``)."""
 
-    matches = serializers.ListField(child=serializers.DictField())
+    entry = serializers.IntegerField(allow_null=True, help_text=_("Null for a bye."))
+    name = serializers.CharField(allow_blank=True)
+    seed = serializers.IntegerField(allow_null=True)
+    bye = serializers.BooleanField()
+
+
+class BracketMatchSerializer(serializers.Serializer):
+    """One match of a bracket, as ``queries.bracket_view`` draws it (documentation of
+    ``GET /api/tournaments/{id}/bracket/``: a list of columns of these)."""
+
+    slot = serializers.CharField(help_text=_("The match's place in the bracket, such as M2-1."))
+    section = serializers.CharField()
+    round = serializers.IntegerField()
+    index = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=list(get_args(MatchStatus)))
+    entry1 = BracketSideSerializer(allow_null=True, help_text=_("Null while not known yet."))
+    entry2 = BracketSideSerializer(allow_null=True, help_text=_("Null while not known yet."))
+    score1 = serializers.IntegerField(allow_null=True)
+    score2 = serializers.IntegerField(allow_null=True)
+    winner = serializers.IntegerField(allow_null=True, help_text=_("The winning entry's id."))
+    forfeit = serializers.BooleanField()
+    pairing = serializers.IntegerField(allow_null=True)
+    match = serializers.IntegerField(allow_null=True)
+    feeds_from = serializers.ListField(
+        child=serializers.CharField(), help_text=_("The slots whose players come here.")
+    )
+    winner_to = serializers.CharField(allow_null=True)
+    loser_to = serializers.CharField(allow_null=True)
+
+
+# The bracket's answer: columns (rounds in playing order), each its matches top to bottom.
+BRACKET_COLUMNS = serializers.ListSerializer(child=BracketMatchSerializer(many=True))

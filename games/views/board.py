@@ -13,9 +13,12 @@ viewer may act now, the page shows the controls only then, and the services
 refuse anything else with 403.  Turns entered by someone other than the
 side's player say who recorded them.
 
-The state carries the clocks of a clocked match (games.clocks): the
-page counts the running one down itself between polls and shows a fallen flag,
-but only games.services.record_timeout decides a loss on time.
+The state carries the clocks of a clocked match (games.services.clocks_now,
+from the server's own time stamps): the page counts the running one down
+itself between polls and shows a fallen flag, but only
+games.services.record_timeout decides a loss on time.  The page never sends a
+clock reading; turns whose readings an arbiter entered off a physical clock
+say so, and who entered them.
 
 Reading replays the stored turns through the engine (games.adapters); every
 change goes through games.services, whose errors come back as JSON:
@@ -35,7 +38,6 @@ from django.db.models import Count, Max
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
@@ -52,10 +54,20 @@ from engine.plays import Move, Play, Step
 from engine.variants import Variant, get_variant
 from games import adapters, boardsvg, queries, services, visibility
 from games import permissions as side_rules
-from games.clocks import running_clocks
-from games.models import ClockMode, Game, Match, MatchState, Turn, TurnKind, UndoRequest
+from games.models import (
+    ClockMode,
+    ClockSource,
+    Game,
+    Match,
+    MatchState,
+    Turn,
+    TurnKind,
+    UndoRequest,
+)
 
 POLL_SECONDS = 2.5
+# The column bound of Turn.clock1_ms and clock2_ms (PositiveIntegerField).
+MAX_CLOCK_MS = 2_147_483_647
 
 # The engine's actions as the turn kinds a page records.
 ACTION_KINDS = {
@@ -126,7 +138,7 @@ def _current(match: Match) -> tuple[list[Game], Game, list[Turn], eg.GameState]:
         game = games[-1]
         turns = list(
             game.turns.filter(undone_at__isnull=True)
-            .select_related("recorded_by__player")
+            .select_related("recorded_by__player", "clock_entered_by__player")
             .order_by("number")
         )
         return finished, game, turns, adapters.replay(match, game, _replayable(turns))
@@ -180,6 +192,16 @@ def recorded_by(match: Match, turn: Turn) -> str | None:
     return user_name(turn.recorded_by)
 
 
+def physical_clock_text(turn: Turn) -> str:
+    """What the turn list says of clock readings read off a physical clock (empty
+    for the server's own): that they are, and who entered them."""
+    if turn.clock_source != ClockSource.PHYSICAL:
+        return ""
+    if turn.clock_entered_by is None:  # the account was deleted since
+        return _("physical clock")
+    return _("physical clock, entered by %(name)s") % {"name": user_name(turn.clock_entered_by)}
+
+
 def _turn_row(match: Match, turn: Turn) -> dict[str, Any]:
     by = recorded_by(match, turn)
     return {
@@ -192,6 +214,8 @@ def _turn_row(match: Match, turn: Turn) -> dict[str, Any]:
         "text": _turn_text(turn),
         "recorded_by": by,
         "recorded_by_text": _("recorded by %(name)s") % {"name": by} if by else "",
+        "clock_source": turn.clock_source,
+        "clock_text": physical_clock_text(turn),
     }
 
 
@@ -296,19 +320,8 @@ def _clock(match: Match, turns: list[Turn], state: eg.GameState) -> dict[str, An
     """The clocks of a clocked match for the state JSON; None without a clock."""
     if match.clock_mode == ClockMode.NONE:
         return None
-    to_act = state.to_act
-    running = None
-    # The clock runs from the game's first turn on, for whoever must act, until the match ends.
-    if match.recorded and match.state == MatchState.PLAYING and turns and to_act is not None:
-        running = adapters.player_of(to_act)
-    clocks = running_clocks(
-        mode=match.clock_mode,
-        move_seconds=match.clock_move_seconds,
-        stored_ms=adapters.stored_clocks(match),
-        running=running,
-        since=turns[-1].recorded_at if turns else None,
-        now=timezone.now(),
-    )
+    # The same reading a claim of a loss on time is checked against.
+    clocks = services.clocks_now(match, _replayable(turns), state)
     for turn in turns:
         if turn.kind == TurnKind.TIMEOUT:
             clocks["flag"][turn.side - 1] = True
@@ -648,7 +661,13 @@ def state(request: HttpRequest, pk: int) -> JsonResponse:
     if known and known == _version(match):
         return JsonResponse({"version": known, "unchanged": True})
     since_text = request.GET.get("since", "")
-    since = int(since_text) if since_text.isdecimal() else None
+    # A turn number: ASCII digits, no longer than the column's (int() refuses
+    # thousands of digits with ValueError, a 500).
+    since = (
+        int(since_text)
+        if since_text.isascii() and since_text.isdigit() and len(since_text) <= 10
+        else None
+    )
     return JsonResponse(snapshot(request, match, since))
 
 
@@ -710,7 +729,26 @@ def _turn_fields(body: dict[str, Any]) -> dict[str, Any]:
         raise ValidationError(_("Dice are numbers 1 to 6, like 3-1."), code="invalid_dice")
     if not isinstance(moves, str) or not isinstance(level, str) or len(moves) > 200:
         raise ValidationError(_("The moves are not valid text."), code="bad_request")
-    return {"number": number, "kind": kind, "dice": dice, "moves": moves, "level": level}
+    fields = {"number": number, "kind": kind, "dice": dice, "moves": moves, "level": level}
+    # The page never sends a clock reading (the server charges the clocks); one sent
+    # anyway is a physical clock's, which the service takes only from an arbiter.
+    if "clock" in body:
+        fields["physical_clock"] = _clock_reading(body["clock"])
+    return fields
+
+
+def _clock_reading(given: Any) -> tuple[int, int]:
+    if (
+        not isinstance(given, list)
+        or len(given) != 2
+        or not all(isinstance(ms, int) and not isinstance(ms, bool) for ms in given)
+        or not all(0 <= ms <= MAX_CLOCK_MS for ms in given)
+    ):
+        raise ValidationError(
+            _("A clock reading is two numbers of milliseconds, for player 1 and player 2."),
+            code="bad_request",
+        )
+    return given[0], given[1]
 
 
 def _service_error(error: Exception) -> JsonResponse:
@@ -727,7 +765,8 @@ def _service_error(error: Exception) -> JsonResponse:
 @never_cache
 @require_POST
 def record(request: HttpRequest, pk: int) -> JsonResponse:
-    """Record one turn: ``{"number", "kind", "dice", "moves", "level"}``."""
+    """Record one turn: ``{"number", "kind", "dice", "moves", "level"}`` (and ``"clock"``,
+    a physical clock's reading, only from an arbiter)."""
     match = _get_match(request, pk)
     try:
         fields = _turn_fields(_json_body(request))
@@ -801,7 +840,7 @@ def replay(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     turns = _replayable(
         list(
             game.turns.filter(undone_at__isnull=True)
-            .select_related("recorded_by__player")
+            .select_related("recorded_by__player", "clock_entered_by__player")
             .order_by("number")
         )
     )

@@ -196,7 +196,7 @@ def clock_seconds(text: str | None) -> int:
 
 def test_the_running_clock_counts_down_between_polls(live_server, page) -> None:  # type: ignore[no-untyped-def]
     from games import services
-    from games.models import ClockMode
+    from games.models import ClockMode, Turn
     from tests.games.helpers import user_of
 
     match = MatchFactory(
@@ -205,14 +205,11 @@ def test_the_running_clock_counts_down_between_polls(live_server, page) -> None:
     white = user_of(match, 0)
     services.record_turn(match, by=white, number=1, kind=TurnKind.OPENING, dice=[3, 1])
     services.record_turn(
-        match,
-        by=white,
-        number=2,
-        kind=TurnKind.PLAY,
-        dice=[3, 1],
-        moves="8/5 6/5",
-        clock=(590_000, 600_000),
+        match, by=white, number=2, kind=TurnKind.PLAY, dice=[3, 1], moves="8/5 6/5"
     )
+    # The reading the server would have charged after 18 s (less the 8 s increment):
+    # exact, so that the page's figure is known.
+    Turn.objects.filter(game__match=match, number=2).update(clock1_ms=590_000, clock2_ms=600_000)
     state_url = reverse("games:state", args=[match.pk])
     page.goto(live_server.url + reverse("games:board", args=[match.pk]))
     page.wait_for_selector("#board-app[data-ready]", state="attached")

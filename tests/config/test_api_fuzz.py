@@ -1,39 +1,76 @@
-"""The whole API under Schemathesis, as anonymous, a player and an organizer.
+"""The whole API under Schemathesis, over HTTP, as anonymous, a player and an organizer.
 
-Every operation of the OpenAPI schema gets generated requests (valid and
-invalid bodies, query strings and path ids); the server must never answer 5xx,
-whoever asks.  Path ids are drawn half the time from the objects of a small
-world built here, so the generated requests reach real matches, reports,
-rounds and tournaments rather than only 404s.
+A real HTTP server on 127.0.0.1 serves the WSGI application of production
+(``config.wsgi``) from a thread of this process.  Every operation of the OpenAPI
+schema gets generated requests (valid and invalid bodies, query strings and
+path ids), each sent once per identity.  A response fails the pass if it is a
+5xx, or if it breaks what the schema promises for its status (the body's shape,
+the media type): a client generated from the schema must be able to read every
+answer it documents.  Path ids are drawn half the time from the objects of a
+small world built here, so the requests reach real matches, reports, rounds and
+tournaments rather than only 404s.
 
-``make test`` runs a few examples per operation and role;
-``API_FUZZ_EXAMPLES`` raises that for a longer run (``make verify``).
+The server's threads see only committed data, so the world is committed, once
+for the module, and every table is flushed at the end of the module (as
+Django's TransactionTestCase does): the tests that follow start from an empty
+database.  Each test still takes ``db``, which makes pytest-django create the
+test database; on PostgreSQL the server's writes accumulate over the module, on
+in-memory SQLite the server shares the test's connection, so its writes are
+undone after each operation's test.
+
+``make test`` runs a few examples per operation and role, with a fixed seed;
+``make verify`` raises ``API_FUZZ_EXAMPLES``, switches on the coverage phase
+(``API_FUZZ_COVERAGE=1``: every boundary of every parameter) and the stateful
+phase (``API_FUZZ_STATEFUL=1``: chains of calls that feed one answer's ids into
+the next request).
 """
 
 from __future__ import annotations
 
 import base64
+import copy
 import os
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
+import requests
 import schemathesis
-from django.test import override_settings
 from hypothesis import HealthCheck, settings
+from schemathesis import GenerationMode
+from schemathesis.checks import not_a_server_error
+from schemathesis.core.parameters import ParameterLocation
+from schemathesis.specs.openapi.checks import (
+    content_type_conformance,
+    response_schema_conformance,
+)
 
 from config.wsgi import application
 
 EXAMPLES = int(os.environ.get("API_FUZZ_EXAMPLES", "6"))
+COVERAGE = os.environ.get("API_FUZZ_COVERAGE") == "1"
+STATEFUL = os.environ.get("API_FUZZ_STATEFUL") == "1"
 PASSWORD = "correct-horse-battery"
 ROLES = ("anonymous", "player", "organizer")
 FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+# No 5xx, and every documented answer as documented.  Not ``status_code_conformance``:
+# the schema documents the successes (and a few refusals), not every 4xx a
+# malformed request can earn.
+CHECKS = [not_a_server_error, response_schema_conformance, content_type_conformance]
 
-schema = schemathesis.openapi.from_wsgi("/api/schema/", application)
-# The coverage phase (every boundary of every parameter) multiplies the run
-# time; the long run of ``make verify`` switches it on.
-schema.config.phases.coverage.enabled = os.environ.get("API_FUZZ_COVERAGE") == "1"
+# pytest makes one test per operation, so the schema is read when the tests are
+# collected, through the application itself; the requests go to the live server
+# (``base_url``), and a test below checks that it publishes this very schema.
+# In English, whatever the default language (descriptions only; the shapes are the same).
+ENGLISH = {"Accept-Language": "en"}
+schema = schemathesis.openapi.from_wsgi("/api/schema/", application, headers=ENGLISH)
+schema.app = None  # send over HTTP, not through the WSGI interface
+# As read, before the generation (the coverage phase rewrites parts of it in place).
+SCHEMA_AS_READ = copy.deepcopy(schema.raw_schema)
+schema.config.phases.coverage.enabled = COVERAGE
 
-# Ids of the world's objects by the first segment of the path (filled per test).
+# Ids of the world's objects by the first segment of the path (filled by the fixture).
 _REAL_IDS: dict[str, list[int]] = {}
 
 
@@ -84,8 +121,18 @@ def _build_world() -> dict[str, Any]:
         length=3,
     )
     games_services.submit_report(reported, by=player_user, score1=3, score2=1)
+    # A knock-out with a played first round, so that the bracket has columns.
+    cup = builders.tournament(4, "single_elimination", federation=federation, by=organizer)
+    cup_round = tournament_services.pair_next_round(cup, by=organizer)
+    tournament_services.start_round(cup_round, by=organizer)
+    first_table = cup_round.pairings.select_related("match").first()
+    games_services.override_result(
+        first_table.match, by=organizer, score1=first_table.match.length, score2=0, reason="fuzz"
+    )
     # Hashed with the tests' fast hasher (tests/conftest.py), which each test
     # installs again: a hash of the default hasher would not verify then.
+    from django.test import override_settings
+
     with override_settings(PASSWORD_HASHERS=FAST_HASHERS):
         for user in (organizer, player_user):
             user.set_password(PASSWORD)
@@ -102,7 +149,7 @@ def _build_world() -> dict[str, Any]:
             "federations": [federation.pk],
             "players": list(Player.objects.values_list("pk", flat=True)[:8]),
             "memberships": list(Membership.objects.values_list("pk", flat=True)[:8]),
-            "matches": [friendly.pk, reported.pk, pairing.match_id],
+            "matches": [friendly.pk, reported.pk, pairing.match_id, first_table.match_id],
             "reports": list(ResultReport.objects.values_list("pk", flat=True)),
             "tournaments": list(Tournament.objects.values_list("pk", flat=True)),
             "entries": list(Entry.objects.values_list("pk", flat=True)),
@@ -121,29 +168,142 @@ def _basic(user: Any) -> dict[str, str]:
     return {"Authorization": f"Basic {token}"}
 
 
-@pytest.fixture(scope="module")
-def world(django_db_setup: Any, django_db_blocker: Any) -> Any:
-    """Built once for the module inside a transaction that is rolled back at its end;
-    each test runs in a savepoint of it (the ``db`` fixture), so no test sees
-    another's writes."""
-    from django.core.signals import request_finished, request_started
-    from django.db import close_old_connections, transaction
+@dataclass
+class LiveApi:
+    url: str
+    headers: dict[str, dict[str, str]]
+    requests: int = 0
+    operations: set[str] = field(default_factory=set)
 
-    # Requests go straight to the WSGI app, which closes the connection after a
-    # request made inside a transaction (as it would in production); Django's
-    # own test client unhooks that, and so do we, or PostgreSQL loses the world.
-    request_started.disconnect(close_old_connections)
-    request_finished.disconnect(close_old_connections)
-    with django_db_blocker.unblock():
-        outer = transaction.atomic()
-        outer.__enter__()
+
+def _start_server() -> Any:
+    """Django's test server thread, serving the application gunicorn serves."""
+    from django.db import connections
+    from django.test.testcases import LiveServerThread
+
+    # An in-memory SQLite database exists only on the connection that made it:
+    # the server shares it (as Django's LiveServerTestCase does).  PostgreSQL
+    # gives the server's threads connections of their own.
+    shared = {c.alias: c for c in connections.all() if c.vendor == "sqlite" and c.is_in_memory_db()}
+    thread = LiveServerThread(
+        "127.0.0.1", static_handler=lambda _django_handler: application, connections_override=shared
+    )
+    thread.daemon = True
+    for connection in shared.values():
+        connection.inc_thread_sharing()
+    thread.start()
+    thread.is_ready.wait()
+    if thread.error is not None:
+        raise thread.error
+    return thread
+
+
+def _stop_server(thread: Any) -> None:
+    thread.terminate()
+    for connection in thread.connections_override.values():
+        connection.dec_thread_sharing()
+
+
+@pytest.fixture(scope="module")
+def quiet_broker() -> Iterator[None]:
+    """Work that the committed writes owe goes to a broker inside this process that
+    nobody reads, not to the developer's queue (where a worker would run it against
+    another database)."""
+    from config.celery import app
+
+    conf = app.conf
+    saved = conf.get("broker_write_url"), conf.broker_transport_options
+    conf.broker_write_url, conf.broker_transport_options = "memory://", {}
+    app._pool = None
+    app.amqp._producer_pool = None
+    yield
+    conf.broker_write_url, conf.broker_transport_options = saved
+    app._pool = None
+    app.amqp._producer_pool = None
+
+
+@pytest.fixture(scope="module")
+def live_api(
+    request: pytest.FixtureRequest,
+    django_db_setup: Any,
+    django_db_blocker: Any,
+    quiet_broker: None,
+) -> Iterator[LiveApi]:
+    """The world, committed once for the module; a server on 127.0.0.1 that sees it;
+    the identities' headers.  At the end every table is emptied (post_migrate puts
+    back content types and permissions), as Django's TransactionTestCase does.
+
+    Database access stays unblocked for the module: the server's threads need it."""
+    from django.core.management import call_command
+    from django.test.utils import modify_settings
+
+    with django_db_blocker.unblock(), modify_settings(ALLOWED_HOSTS={"append": "127.0.0.1"}):
         try:
-            yield _build_world()
+            world = _build_world()
+            server = _start_server()
+            try:
+                api = LiveApi(
+                    url=f"http://127.0.0.1:{server.port}",
+                    headers={
+                        "anonymous": {},
+                        "player": _basic(world["player"]),
+                        "organizer": _basic(world["organizer"]),
+                    },
+                )
+                yield api
+                # The figures of the run, shown whatever pytest captures.
+                plugins = request.config.pluginmanager
+                reporter = plugins.get_plugin("terminalreporter")
+                capture = plugins.get_plugin("capturemanager")
+                if reporter is not None and capture is not None:
+                    with capture.global_and_fixture_disabled():
+                        reporter.ensure_newline()
+                        reporter.write_line(
+                            f"API fuzz: {len(api.operations)} operations, {api.requests} requests "
+                            f"({EXAMPLES} examples, coverage {'on' if COVERAGE else 'off'}, "
+                            f"stateful {'on' if STATEFUL else 'off'})"
+                        )
+            finally:
+                _stop_server(server)
         finally:
-            transaction.set_rollback(True)
-            outer.__exit__(None, None, None)
-            request_started.connect(close_old_connections)
-            request_finished.connect(close_old_connections)
+            call_command("flush", interactive=False, verbosity=0)
+            _REAL_IDS.clear()
+
+
+def _outside_the_schema(case: Any) -> bool:
+    """Whether the case's URL is one the schema does not describe: a path id generated
+    against its schema (``1.5e-9``, empty, ``a/b``) may leave the operation's route, and
+    then Django's router answers (an HTML 404), not the operation whose documented
+    answers the checks compare with.  Such a request must still not earn a 5xx."""
+    meta = case.meta
+    path = meta.components.get(ParameterLocation.PATH) if meta is not None else None
+    return path is not None and path.mode == GenerationMode.NEGATIVE
+
+
+def _send(case: Any, live_api: LiveApi, role: str) -> Any:
+    """``case`` sent to the server as ``role``, the answer checked (the role named on failure)."""
+    headers = live_api.headers[role]
+    response = case.call(base_url=live_api.url, headers=headers)
+    live_api.requests += 1
+    live_api.operations.add(case.operation.label)
+    checks = [not_a_server_error] if _outside_the_schema(case) else CHECKS
+    try:
+        case.validate_response(
+            response, checks=checks, headers=headers, transport_kwargs={"base_url": live_api.url}
+        )
+    except Exception as failure:
+        failure.add_note(f"Sent as: {role}")
+        raise
+    return response
+
+
+def test_the_server_publishes_the_schema_under_test(live_api: LiveApi, db: Any) -> None:
+    """The pass tests the schema that clients download from the server."""
+    published = schemathesis.openapi.from_url(
+        f"{live_api.url}/api/schema/", headers=ENGLISH, timeout=30
+    )
+    assert published.raw_schema == SCHEMA_AS_READ
+    assert len(list(published.get_all_operations())) >= 76
 
 
 @schema.parametrize()
@@ -153,28 +313,51 @@ def world(django_db_setup: Any, django_db_blocker: Any) -> Any:
     derandomize=True,
     suppress_health_check=list(HealthCheck),
 )
-def test_no_server_error(case: Any, world: dict[str, Any], db: Any) -> None:
+def test_no_server_error_and_no_schema_violation(case: Any, live_api: LiveApi, db: Any) -> None:
     for role in ROLES:
-        headers = {} if role == "anonymous" else _basic(world[role])
-        response = case.call(headers=headers)
-        assert response.status_code < 500, (
-            f"{role}: {case.method} {case.formatted_path} answered {response.status_code}: "
-            f"{response.text[:500]}"
+        _send(case, live_api, role)
+
+
+def _chains_as(role: str, live_api: LiveApi) -> Any:
+    """Schemathesis' state machine over the links it infers from the schema (an id one
+    answer gives is the path or body of the next request), sending as ``role``."""
+
+    class Chains(schema.as_state_machine()):  # type: ignore[misc]
+        def call(self, case: Any, **kwargs: Any) -> Any:
+            return _send(case, live_api, role)
+
+        def validate_response(self, response: Any, case: Any, **kwargs: Any) -> None:
+            """Already checked by ``_send``, with the role named."""
+
+    return Chains
+
+
+@pytest.mark.skipif(not STATEFUL, reason="the stateful phase runs in make verify")
+def test_stateful_chains(live_api: LiveApi, db: Any) -> None:
+    for role in ROLES:
+        _chains_as(role, live_api).run(
+            settings=settings(
+                max_examples=EXAMPLES,
+                deadline=None,
+                derandomize=True,
+                suppress_health_check=list(HealthCheck),
+                stateful_step_count=10,
+            )
         )
 
 
-def test_roles_are_who_they_claim(world: dict[str, Any], db: Any) -> None:
-    """The sweep above is only worth three roles if the credentials work: anonymous
-    is refused a write, the organizer's empty club is refused for its content."""
-    from django.test import Client
-
-    client = Client()
-    anonymous = client.post("/api/clubs/", {}, content_type="application/json")
-    organizer = client.post(
-        "/api/clubs/", {}, content_type="application/json", headers=_basic(world["organizer"])
-    )
+def test_roles_are_who_they_claim(live_api: LiveApi, db: Any) -> None:
+    """The pass is only worth three roles if the credentials work on the server:
+    anonymous is refused a write, the organizer's empty club is refused for its
+    content, the player reads their own reports."""
+    clubs = f"{live_api.url}/api/clubs/"
+    anonymous = requests.post(clubs, json={}, timeout=30)
+    organizer = requests.post(clubs, json={}, headers=live_api.headers["organizer"], timeout=30)
     assert anonymous.status_code == 403
-    assert organizer.status_code == 400, organizer.content
+    assert organizer.status_code == 400, organizer.text
     assert "name" in organizer.json()
-    me = client.get("/api/reports/", headers=_basic(world["player"]))
-    assert me.status_code == 200
+    mine = requests.get(
+        f"{live_api.url}/api/reports/", headers=live_api.headers["player"], timeout=30
+    )
+    assert mine.status_code == 200
+    assert mine.json()["count"] >= 1

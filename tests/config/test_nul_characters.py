@@ -4,10 +4,17 @@ in text; found by the Schemathesis run in tests/config/test_api_fuzz.py)."""
 from __future__ import annotations
 
 import base64
+import json
+from urllib.parse import urlencode
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test.client import BOUNDARY, MULTIPART_CONTENT, encode_multipart
 
-from tests.factories import UserFactory
+from games.models import Match, ResultReport, Turn
+from tests.factories import DisciplineFactory, MatchFactory, PlayerFactory, UserFactory
+from tests.tournaments import builders
+from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -42,3 +49,244 @@ def test_a_nul_in_the_query_string_is_a_400(client, query: str) -> None:
 def test_a_nul_in_the_path_is_a_400(client) -> None:
     response = client.get("/api/players/%00/")
     assert response.status_code == 400
+
+
+# --- A NUL in the body, whatever field would read it (config.nul.RefuseNulCharacters).
+# PostgreSQL refuses it in text: a slug, related, choice or dict-key field, which
+# do not refuse it themselves, would hand it to a query (DataError, 500 there).
+
+
+def send_json(client, url: str, body: object, method: str = "post"):  # type: ignore[no-untyped-def]
+    return getattr(client, method)(
+        url, json.dumps(body), content_type="application/json", HTTP_ACCEPT_LANGUAGE="en"
+    )
+
+
+@pytest.fixture
+def match_world():  # type: ignore[no-untyped-def]
+    me = PlayerFactory(user=UserFactory())
+    return {
+        "me": me,
+        "opponent": PlayerFactory(federation=me.federation),
+        "discipline": DisciplineFactory(),
+    }
+
+
+def match_body(world, **changes: object) -> dict[str, object]:  # type: ignore[no-untyped-def]
+    return {
+        "player1": world["me"].pk,
+        "player2": world["opponent"].pk,
+        "discipline": world["discipline"].code,
+        "length": 5,
+        **changes,
+    }
+
+
+def test_a_nul_in_the_discipline_of_a_new_match_is_a_400(client, match_world) -> None:  # type: ignore[no-untyped-def]
+    client.force_login(match_world["me"].user)
+    body = match_body(match_world, discipline="short\x00standard")
+    response = send_json(client, "/api/matches/", body)
+    assert response.status_code == 400, response.content
+    assert response.json()["detail"] == (
+        "The value of “discipline” holds a NUL character, which no value may contain."
+    )
+    assert not Match.objects.exists()
+    # The same body without it is a match: the refusal was the NUL's.
+    assert send_json(client, "/api/matches/", match_body(match_world)).status_code == 201
+
+
+@pytest.fixture
+def tournament_world():  # type: ignore[no-untyped-def]
+    federation, admin, discipline = builders.federation_with_admin()
+    return {"federation": federation, "admin": admin, "discipline": discipline}
+
+
+def test_a_nul_in_the_discipline_of_a_tournament_is_a_400(client, tournament_world) -> None:  # type: ignore[no-untyped-def]
+    client.force_login(tournament_world["admin"])
+    body = {
+        "name": "Кубок",
+        "federation": tournament_world["federation"].pk,
+        "discipline": "\x00",
+        "format": "swiss",
+        "rounds_planned": 5,
+    }
+    response = send_json(client, "/api/tournaments/", body)
+    assert response.status_code == 400, response.content
+    assert "“discipline”" in response.json()["detail"]
+    assert not Tournament.objects.exists()
+    created = send_json(
+        client, "/api/tournaments/", {**body, "discipline": tournament_world["discipline"].code}
+    )
+    assert created.status_code == 201, created.content
+    tournament_id = created.json()["id"]
+    changed = send_json(
+        client, f"/api/tournaments/{tournament_id}/", {"discipline": "a\x00"}, "patch"
+    )
+    assert changed.status_code == 400, changed.content
+    assert "“discipline”" in changed.json()["detail"]
+    tournament = Tournament.objects.get(pk=tournament_id)
+    assert tournament.discipline == tournament_world["discipline"]
+
+
+@pytest.mark.parametrize(
+    ("body", "where"),
+    [
+        ({"reason": "x", "score1": 3, "note": "a\x00"}, "The value of “note”"),
+        ({"reason": "x", "a\x00b": 1}, "The name “a\\u0000b”"),
+        (
+            {"games": [{"winner": 1}, {"result": ["ok", "g\x00"]}]},
+            "The value of “games[1].result[1]”",
+        ),
+        ({"match": {"deep": {"deeper": "\x00"}}}, "The value of “match.deep.deeper”"),
+        ("\x00", "The request body holds"),
+    ],
+    ids=["value", "key", "nested-list", "nested-object", "whole-body"],
+)
+def test_a_nul_anywhere_in_a_json_body_is_a_400_naming_where(client, body, where: str) -> None:  # type: ignore[no-untyped-def]
+    client.force_login(UserFactory())
+    response = send_json(client, "/api/reports/", body)
+    assert response.status_code == 400, response.content
+    assert response.json()["detail"].startswith(where)
+    assert not ResultReport.objects.exists()
+
+
+def test_an_escaped_backslash_before_u0000_is_no_nul(client) -> None:  # type: ignore[no-untyped-def]
+    """The text ``\\u0000`` (a backslash, then u0000) is six ordinary characters."""
+    match = MatchFactory(recorded=False, length=3)
+    client.force_login(match.player1.user)
+    body = json.dumps({"match": match.pk, "score1": 3, "score2": 0, "mat_text": "\\u0000"})
+    assert json.loads(body)["mat_text"] == "\\u0000"
+    response = client.post("/api/reports/", body, content_type="application/json")
+    # The request reaches the serializer, which says what it thinks of the text.
+    assert "NUL" not in response.content.decode()
+    assert response.status_code in (201, 400), response.content
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        ("ru", "В адресе есть символ NUL, которого не может быть ни в одном значении."),
+        ("en", "The address holds a NUL character, which no value may contain."),
+    ],
+)
+def test_the_refusal_speaks_the_request_s_language(client, language: str, expected: str) -> None:  # type: ignore[no-untyped-def]
+    """The middleware runs before LocaleMiddleware: it picks the language itself."""
+    response = client.get("/api/players/?search=%00", HTTP_ACCEPT_LANGUAGE=language)
+    assert response.status_code == 400
+    assert response.json()["detail"] == expected
+
+
+def test_a_nul_in_an_urlencoded_web_form_is_a_plain_400(client, match_world) -> None:  # type: ignore[no-untyped-def]
+    client.force_login(match_world["me"].user)
+    data = {
+        "player1": match_world["me"].pk,
+        "player2": match_world["opponent"].pk,
+        "discipline": "1\x00",
+        "length": 5,
+        "clock_mode": "none",
+    }
+    response = client.post("/matches/new/", data, HTTP_ACCEPT_LANGUAGE="en")
+    assert response.status_code == 400
+    assert response["Content-Type"].startswith("text/plain")
+    assert "“discipline”" in response.content.decode()
+    assert not Match.objects.exists()
+
+
+def test_a_nul_in_the_sign_in_form_is_a_400(client) -> None:  # type: ignore[no-untyped-def]
+    UserFactory(username="real")
+    response = client.post(
+        "/accounts/login/", {"username": "real\x00", "password": "correct-horse-battery"}
+    )
+    assert response.status_code == 400
+    assert "_auth_user_id" not in client.session
+
+
+def test_a_nul_in_a_urlencoded_api_patch_is_a_400(client, tournament_world) -> None:  # type: ignore[no-untyped-def]
+    tournament = builders.tournament(
+        0,
+        "swiss",
+        federation=tournament_world["federation"],
+        by=tournament_world["admin"],
+        register=False,
+        start=False,
+        rounds_planned=3,
+    )
+    client.force_login(tournament_world["admin"])
+    response = client.patch(
+        f"/api/tournaments/{tournament.pk}/",
+        urlencode({"discipline": "x\x00"}),
+        content_type="application/x-www-form-urlencoded",
+        HTTP_ACCEPT_LANGUAGE="en",
+    )
+    assert response.status_code == 400, response.content
+    assert "“discipline”" in response.json()["detail"]
+    tournament.refresh_from_db()
+    assert tournament.discipline == tournament_world["discipline"]
+
+
+def test_a_nul_in_a_multipart_field_is_a_400_and_files_are_left_alone(client, match_world) -> None:  # type: ignore[no-untyped-def]
+    client.force_login(match_world["me"].user)
+    upload = SimpleUploadedFile(
+        "match.mat", b"\x00 binary \x00 content", "application/octet-stream"
+    )
+    data = {**match_body(match_world, discipline="short\x00"), "attachment": upload}
+    response = client.post("/api/matches/", data, HTTP_ACCEPT_LANGUAGE="en")  # multipart
+    assert response.status_code == 400, response.content
+    assert "“discipline”" in response.json()["detail"]
+    assert not Match.objects.exists()
+    # A NUL in a file's content is the file's business, not a field's.
+    upload = SimpleUploadedFile(
+        "match.mat", b"\x00 binary \x00 content", "application/octet-stream"
+    )
+    response = client.post("/api/matches/", {**match_body(match_world), "attachment": upload})
+    assert response.status_code == 201, response.content
+
+
+def test_a_nul_in_a_multipart_patch_is_a_400(client, tournament_world) -> None:  # type: ignore[no-untyped-def]
+    """DRF parses a multipart PATCH itself (config.parsers.MultiPartParser checks it)."""
+    tournament = builders.tournament(
+        0,
+        "swiss",
+        federation=tournament_world["federation"],
+        by=tournament_world["admin"],
+        register=False,
+        start=False,
+        rounds_planned=3,
+    )
+    client.force_login(tournament_world["admin"])
+    response = client.patch(
+        f"/api/tournaments/{tournament.pk}/",
+        encode_multipart(BOUNDARY, {"discipline": "x\x00"}),
+        content_type=MULTIPART_CONTENT,
+        HTTP_ACCEPT_LANGUAGE="en",
+    )
+    assert response.status_code == 400, response.content
+    assert "“discipline”" in response.json()["detail"]
+    tournament.refresh_from_db()
+    assert tournament.discipline == tournament_world["discipline"]
+
+
+def test_the_board_s_json_post_gets_a_json_refusal(client) -> None:  # type: ignore[no-untyped-def]
+    match = MatchFactory()
+    client.force_login(match.player1.user)
+    response = send_json(
+        client, f"/matches/{match.pk}/turns/", {"number": 1, "kind": "open\x00ing"}
+    )
+    assert response.status_code == 400
+    assert "“kind”" in response.json()["detail"]
+    assert not Turn.objects.exists()
+
+
+def test_a_nul_in_an_api_turn_is_refused_in_the_turn_error_shape(client) -> None:  # type: ignore[no-untyped-def]
+    """The API refuses it in its parsers, so each view words it as it documents its
+    errors: recording a turn answers {code, reason, turn}."""
+    match = MatchFactory()
+    client.force_login(match.player1.user)
+    response = send_json(
+        client, f"/api/matches/{match.pk}/turns/", {"number": 1, "kind": "opening\x00"}
+    )
+    assert response.status_code == 400, response.content
+    body = response.json()
+    assert set(body) == {"code", "reason", "turn"}
+    assert "“kind”" in body["reason"]
+    assert not Turn.objects.exists()

@@ -124,15 +124,13 @@ def test_recording_a_turn_through_the_api(client) -> None:
     url = f"/api/matches/{match.pk}/turns/"
     opening = send(client, url, {"number": 1, "kind": "opening", "dice": [3, 1]})
     assert opening.status_code == 201, opening.content
-    play = send(
-        client,
-        url,
-        {"number": 2, "kind": "play", "dice": [3, 1], "moves": "6/5 8/5", "clock": [1000, None]},
-    )
+    play = send(client, url, {"number": 2, "kind": "play", "dice": [3, 1], "moves": "6/5 8/5"})
     assert play.status_code == 201
     assert play.json()["moves"] == "8/5 6/5"
     assert play.json()["position_id"] == "4HPwATCwZ/ABMA"
-    assert play.json()["clock1_ms"] == 1000
+    # No clock in this match; a player's own clock readings are refused
+    # (tests/games/test_server_clock.py).
+    assert (play.json()["clock1_ms"], play.json()["clock_source"]) == (None, "server")
 
 
 def test_an_illegal_turn_gets_the_engines_code_and_reason_and_leaves_no_row(client) -> None:
@@ -182,7 +180,7 @@ def test_only_players_and_arbiters_record_turns(client) -> None:
     assert send(client, url, {"number": 1, "kind": "opening", "dice": [3, 1]}).status_code == 201
     response = send(client, url, {"number": 2, "kind": "play", "dice": [7, 1]})
     assert response.status_code == 400  # the body itself is checked first
-    assert "dice" in response.json()
+    assert response.json()["code"] == "invalid" and "dice[0]:" in response.json()["reason"]
 
 
 # --- Reports

@@ -6,13 +6,12 @@ import datetime
 
 import pytest
 from django.urls import reverse
-from django.utils import timezone
 
 from games import services
 from games.clocks import running_clocks
 from games.models import ClockMode, Match, Turn, TurnKind
 from tests.factories import MatchFactory
-from tests.games.helpers import user_of
+from tests.games.helpers import recorded_ago, user_of
 
 T0 = datetime.datetime(2025, 3, 1, 12, 0, tzinfo=datetime.UTC)
 
@@ -122,28 +121,27 @@ def state_of(client, match: Match) -> dict[str, object]:  # type: ignore[no-unty
     return response.json()
 
 
-def opening_and_play(match: Match, clock: tuple[int | None, int | None]) -> None:
+def opening_and_play(match: Match, stored: tuple[int | None, int | None] = (None, None)) -> None:
+    """White's opening roll and play; ``stored`` replaces what the server charged for
+    the play, so that the figures below are exact (the charging itself is pinned by
+    test_the_server_charges_each_turn_to_the_side_that_made_it)."""
     white = user_of(match, 0)
     services.record_turn(match, by=white, number=1, kind=TurnKind.OPENING, dice=[3, 1])
     services.record_turn(
-        match, by=white, number=2, kind=TurnKind.PLAY, dice=[3, 1], moves="8/5 6/5", clock=clock
+        match, by=white, number=2, kind=TurnKind.PLAY, dice=[3, 1], moves="8/5 6/5"
     )
-
-
-def recorded_ago(match: Match, seconds: int) -> None:
-    """Move the last turn back in time (instead of waiting)."""
-    last = Turn.objects.filter(game__match=match).order_by("-number").first()
-    assert last is not None
-    Turn.objects.filter(pk=last.pk).update(
-        recorded_at=timezone.now() - datetime.timedelta(seconds=seconds)
-    )
+    if stored != (None, None):
+        Turn.objects.filter(game__match=match, number=2).update(
+            clock1_ms=stored[0], clock2_ms=stored[1]
+        )
 
 
 @pytest.mark.django_db
 def test_a_match_without_a_clock_shows_none(client) -> None:  # type: ignore[no-untyped-def]
     match = MatchFactory()
-    opening_and_play(match, (None, None))
+    opening_and_play(match)
     assert state_of(client, match)["clock"] is None
+    assert Turn.objects.filter(game__match=match, clock1_ms__isnull=False).count() == 0
     page = client.get(reverse("games:board", args=[match.pk])).content.decode()
     assert 'id="clock-1"' not in page and 'id="flag-1"' not in page
 
@@ -198,10 +196,10 @@ def test_a_delay_not_used_up_leaves_the_clock_as_stored(client) -> None:  # type
 def test_turns_without_a_reading_keep_the_last_known_one(client) -> None:  # type: ignore[no-untyped-def]
     match = MatchFactory(clock_mode=ClockMode.INCREMENT, clock_reserve_seconds=600)
     opening_and_play(match, (590_000, None))
-    # An API caller's turn with a reading for one side only: the other keeps its last one.
-    services.record_turn(
-        match, by=user_of(match, 1), number=3, kind=TurnKind.DOUBLE, clock=(None, 580_000)
-    )
+    services.record_turn(match, by=user_of(match, 1), number=3, kind=TurnKind.DOUBLE)
+    # A turn kept with a reading for one side only (recorded before the server
+    # charged every turn): the other side keeps its last one.
+    Turn.objects.filter(game__match=match, number=3).update(clock1_ms=None, clock2_ms=580_000)
     recorded_ago(match, 30)
     clock = state_of(client, match)["clock"]
     # Player 1 must answer the double: their clock runs from 590 s.
@@ -256,6 +254,7 @@ def test_a_fallen_flag_is_shown_but_records_nothing(client) -> None:  # type: ig
 def test_after_a_loss_on_time_no_clock_runs_and_the_losers_flag_is_down(client) -> None:  # type: ignore[no-untyped-def]
     match = MatchFactory(clock_mode=ClockMode.INCREMENT, clock_reserve_seconds=600)
     opening_and_play(match, (590_000, 1_500))
+    recorded_ago(match, 60)  # Black's 1.5 s ran out: the server's reading shows the flag
     services.record_timeout(match, by=user_of(match, 0), loser=2)
     # The game lost on time scores nothing itself: the pages still read the match.
     for name in ("games:board", "games:match", "games:match_mat"):
@@ -264,5 +263,6 @@ def test_after_a_loss_on_time_no_clock_runs_and_the_losers_flag_is_down(client) 
     assert state["match"]["state"] == "finished"
     clock = state["clock"]
     assert clock["running"] is None
-    assert clock["remaining_ms"] == [590_000, 1_500]
+    # The claim kept the server's reading it stood on: Black's clock at zero.
+    assert clock["remaining_ms"] == [590_000, 0]
     assert clock["flag"] == [False, True]

@@ -33,7 +33,7 @@ from games.models import (
 )
 from tests.factories import MatchFactory, UserFactory, grant
 from tests.games import helpers
-from tests.games.helpers import play_out, user_of
+from tests.games.helpers import play_out, recorded_ago, user_of
 from tests.tournaments import builders
 from tournaments import services as tournament_services
 from tournaments.models import Pairing, Round, RoundState, Tournament
@@ -292,6 +292,7 @@ def test_a_loss_on_time_claimed_by_the_opponent_needs_the_losers_confirmation(he
     match = MatchFactory(length=3, clock_mode=ClockMode.DELAY, clock_reserve_seconds=60)
     white, black = user_of(match, 0), user_of(match, 1)
     services.record_turn(match, by=white, number=1, kind=TurnKind.OPENING, dice=[3, 1])
+    recorded_ago(match, 61)  # White's 60 s ran out by the server's clock
     services.record_timeout(match, by=black, loser=1)
     report = match.reports.get()
     assert (report.score1, report.score2) == (0, 3)

@@ -26,6 +26,7 @@ ACTIONS = [
     "match.override",
     "match.answer_for_absent",
     "match.switch_scorer_mode",
+    "match.enter_clock",
 ]
 EVERY_ROLE = {"player1", "player2", "club_admin", "fed_admin", "site_admin"}
 MATRIX = {
@@ -38,6 +39,9 @@ MATRIX = {
     # covers a player without one).
     "match.answer_for_absent": {"site_admin"},
     "match.switch_scorer_mode": {"player1", "player2", "fed_admin", "site_admin"},
+    # Readings of a physical clock: arbiters only, never the players (the scorer an
+    # arbiter appoints: tests/games/test_server_clock.py).
+    "match.enter_clock": {"fed_admin", "site_admin"},
 }
 
 

@@ -7,7 +7,7 @@ from engine.scoring import get_preset
 from games import adapters, services
 from games.models import ClockMode, Game, MatchState, ReportSource, ResultStatus, Turn, TurnKind
 from tests.factories import MatchFactory, UserFactory
-from tests.games.helpers import current_state, play_out, user_of
+from tests.games.helpers import current_state, play_out, recorded_ago, user_of
 
 pytestmark = pytest.mark.django_db
 
@@ -135,6 +135,7 @@ def test_loss_on_time_ends_the_match() -> None:
     match = MatchFactory(length=5, clock_mode=ClockMode.DELAY, clock_reserve_seconds=600)
     white = user_of(match, 0)
     services.record_turn(match, by=white, number=1, kind=TurnKind.OPENING, dice=[3, 1])
+    recorded_ago(match, 601)
     # White's flag fell: White does not enter it for Black, Black claims it.
     with pytest.raises(PermissionDenied):
         services.record_timeout(match, by=white, loser=1)

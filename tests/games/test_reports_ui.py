@@ -31,7 +31,7 @@ from tests.factories import (
     UserFactory,
     grant,
 )
-from tests.games.helpers import play_out, user_of
+from tests.games.helpers import play_out, recorded_ago, user_of
 
 pytestmark = pytest.mark.django_db
 
@@ -361,17 +361,10 @@ def test_the_time_control_in_words(client, mode, reserve, per_point, move, label
 def test_the_clock_readings_of_recorded_turns_are_shown(client) -> None:
     clocked = MatchFactory(clock_mode=ClockMode.DELAY, clock_per_point_seconds=120, length=3)
     white = user_of(clocked, 0)
+    services.record_turn(clocked, by=white, number=1, kind=TurnKind.OPENING, dice=[3, 1])
+    recorded_ago(clocked, 8.5)  # no delay to spend: the server charges White 8.5 s
     services.record_turn(
-        clocked, by=white, number=1, kind=TurnKind.OPENING, dice=[3, 1], clock=(360000, 360000)
-    )
-    services.record_turn(
-        clocked,
-        by=white,
-        number=2,
-        kind=TurnKind.PLAY,
-        dice=[3, 1],
-        moves="8/5 6/5",
-        clock=(351500, 360000),
+        clocked, by=white, number=2, kind=TurnKind.PLAY, dice=[3, 1], moves="8/5 6/5"
     )
     html = page(client, clocked)
     assert "5:51" in html and "6:00" in html
@@ -380,6 +373,10 @@ def test_the_clock_readings_of_recorded_turns_are_shown(client) -> None:
 
 def test_the_opponent_records_a_loss_on_time(client) -> None:
     clocked = MatchFactory(clock_mode=ClockMode.INCREMENT, clock_reserve_seconds=600, length=3)
+    services.record_turn(
+        clocked, by=user_of(clocked, 0), number=1, kind=TurnKind.OPENING, dice=[3, 1]
+    )
+    recorded_ago(clocked, 601)  # White's ten minutes ran out by the server's clock
     client.force_login(user_of(clocked, 1))
     html = page(client, clocked)
     assert "My opponent's time ran out" in html

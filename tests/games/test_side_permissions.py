@@ -31,7 +31,7 @@ from games import services
 from games.models import ClockMode, Match, MatchState, ReportStatus, Turn, TurnKind, UndoRequest
 from games.permissions import SideAction
 from tests.factories import MatchFactory, UserFactory, grant
-from tests.games.helpers import user_of
+from tests.games.helpers import recorded_ago, user_of
 
 pytestmark = pytest.mark.django_db
 
@@ -56,6 +56,12 @@ def turn(match: Match, by: Any, number: int, kind: str, **fields: Any) -> None:
 def opening(match: Match) -> None:
     """3-1: White starts with the dice on the table (turn 2 is White's play)."""
     turn(match, white(match), 1, TurnKind.OPENING, dice=[3, 1])
+
+
+def white_flagged(match: Match) -> None:
+    """The opening roll, then White's whole reserve passes by the server's clock."""
+    opening(match)
+    recorded_ago(match, match.clock_reserve_ms() / 1000 + 1)
 
 
 def white_played(match: Match) -> None:
@@ -152,7 +158,7 @@ CASES: dict[str, Case] = {
     ),
     # White's flag fell: the claim is Black's (the side still on time), or an arbiter's.
     "timeout": Case(
-        opening,
+        white_flagged,
         2,
         ("timeout", {"loser": 1}),
         None,

@@ -810,6 +810,12 @@
         by.textContent = " (" + t.recorded_by_text + ")";
         li.appendChild(by);
       }
+      if (t.clock_text) {
+        var source = document.createElement("span");
+        source.className = "clock-source muted";
+        source.textContent = " (" + t.clock_text + ")";
+        li.appendChild(source);
+      }
       list.appendChild(li);
     });
     this.$("no-turns").hidden = s.turns.length > 0;
