@@ -60,7 +60,9 @@ def awaiting_answer(user: Any) -> QuerySet[ResultReport]:
 
 def match_page(user: Any, pk: int) -> Match:
     """One match with everything its page shows (games, turns, reports, responses)."""
-    turns = Turn.objects.select_related("recorded_by", "undone_by").order_by("number", "id")
+    turns = Turn.objects.select_related("recorded_by", "undone_by", "clock_entered_by").order_by(
+        "number", "id"
+    )
     games = Game.objects.order_by("number").prefetch_related(Prefetch("turns", queryset=turns))
     responses = ReportResponse.objects.select_related("by").order_by("at", "id")
     reports = (

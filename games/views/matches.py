@@ -33,6 +33,7 @@ from games.forms import (
     game_rows,
 )
 from games.models import ClockMode, Match, MatchState, ReportStatus, ResultStatus
+from games.views.board import physical_clock_text
 
 
 def get_match(request: HttpRequest, pk: int) -> Match:
@@ -77,6 +78,7 @@ def _games_table(match: Match) -> list[dict[str, Any]]:
                 "player": match.player(turn.side),
                 "clock1": queries.clock_reading(turn.clock1_ms),
                 "clock2": queries.clock_reading(turn.clock2_ms),
+                "clock_source": physical_clock_text(turn),
             }
             for turn in game.turns.all()
         ]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import json
+from typing import Any
 from urllib.parse import urlencode
 
 import pytest
@@ -99,6 +100,19 @@ def test_a_nul_in_the_discipline_of_a_new_match_is_a_400(client, match_world) ->
 def tournament_world():  # type: ignore[no-untyped-def]
     federation, admin, discipline = builders.federation_with_admin()
     return {"federation": federation, "admin": admin, "discipline": discipline}
+
+
+def unstarted_swiss(world: dict[str, Any]) -> Tournament:
+    """A Swiss of the world's federation, with nobody registered yet."""
+    return builders.tournament(
+        0,
+        "swiss",
+        federation=world["federation"],
+        by=world["admin"],
+        register=False,
+        start=False,
+        rounds_planned=3,
+    )
 
 
 def test_a_nul_in_the_discipline_of_a_tournament_is_a_400(client, tournament_world) -> None:  # type: ignore[no-untyped-def]
@@ -202,15 +216,7 @@ def test_a_nul_in_the_sign_in_form_is_a_400(client) -> None:  # type: ignore[no-
 
 
 def test_a_nul_in_a_urlencoded_api_patch_is_a_400(client, tournament_world) -> None:  # type: ignore[no-untyped-def]
-    tournament = builders.tournament(
-        0,
-        "swiss",
-        federation=tournament_world["federation"],
-        by=tournament_world["admin"],
-        register=False,
-        start=False,
-        rounds_planned=3,
-    )
+    tournament = unstarted_swiss(tournament_world)
     client.force_login(tournament_world["admin"])
     response = client.patch(
         f"/api/tournaments/{tournament.pk}/",
@@ -244,15 +250,7 @@ def test_a_nul_in_a_multipart_field_is_a_400_and_files_are_left_alone(client, ma
 
 def test_a_nul_in_a_multipart_patch_is_a_400(client, tournament_world) -> None:  # type: ignore[no-untyped-def]
     """DRF parses a multipart PATCH itself (config.parsers.MultiPartParser checks it)."""
-    tournament = builders.tournament(
-        0,
-        "swiss",
-        federation=tournament_world["federation"],
-        by=tournament_world["admin"],
-        register=False,
-        start=False,
-        rounds_planned=3,
-    )
+    tournament = unstarted_swiss(tournament_world)
     client.force_login(tournament_world["admin"])
     response = client.patch(
         f"/api/tournaments/{tournament.pk}/",

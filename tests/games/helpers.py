@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import datetime
+import json
 import random
+from typing import Any
 
 from django.utils import timezone
 
@@ -77,3 +79,15 @@ def play_out(match: Match, seed: int = 1, max_turns: int = 2000) -> int:
             moves=format_play(play),
         )
     raise AssertionError("the match did not end")
+
+
+def post_json(client, url: str, body: Any, **extra: Any):  # type: ignore[no-untyped-def]
+    """POST ``body`` as JSON to the API, asking for JSON answers in English."""
+    return client.post(
+        url,
+        json.dumps(body),
+        content_type="application/json",
+        HTTP_ACCEPT="application/json",
+        HTTP_ACCEPT_LANGUAGE="en",
+        **extra,
+    )

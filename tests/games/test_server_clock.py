@@ -24,7 +24,7 @@ from games import adapters, services
 from games.models import ClockMode, ClockSource, Match, MatchState, Turn, TurnKind
 from games.views.board import user_name
 from tests.factories import MatchFactory, UserFactory, grant
-from tests.games.helpers import recorded_ago, user_of
+from tests.games.helpers import post_json, recorded_ago, user_of
 
 pytestmark = pytest.mark.django_db
 
@@ -43,15 +43,7 @@ def arbiter_of(match: Match) -> Any:
     return user
 
 
-def post(client, url: str, body: Any, **extra: Any):  # type: ignore[no-untyped-def]
-    return client.post(
-        url,
-        json.dumps(body),
-        content_type="application/json",
-        HTTP_ACCEPT="application/json",
-        HTTP_ACCEPT_LANGUAGE="en",
-        **extra,
-    )
+post = post_json  # the API answers in English, as JSON
 
 
 def turns_url(match: Match) -> str:
@@ -152,6 +144,9 @@ def test_the_arbiters_reading_is_kept_marked_physical_and_shown(client) -> None:
     assert [t["clock_text"] for t in state["turns"]] == ["", shown]
     replay = client.get(reverse("games:replay", args=[match.pk, 1])).content.decode()
     assert replay.count(shown) == 1
+    # The match page's turn table marks the physical reading beside the clocks.
+    page = client.get(reverse("games:match", args=[match.pk])).content.decode()
+    assert page.count(shown) == 1
 
 
 def test_the_server_charges_on_from_the_physical_reading(client) -> None:  # type: ignore[no-untyped-def]

@@ -16,7 +16,6 @@ other player; ``scorer`` the opponent once both players agreed to scorer mode;
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -31,7 +30,7 @@ from games import services
 from games.models import ClockMode, Match, MatchState, ReportStatus, Turn, TurnKind, UndoRequest
 from games.permissions import SideAction
 from tests.factories import MatchFactory, UserFactory, grant
-from tests.games.helpers import recorded_ago, user_of
+from tests.games.helpers import post_json, recorded_ago, user_of
 
 pytestmark = pytest.mark.django_db
 
@@ -229,14 +228,7 @@ def saved(match: Match) -> tuple[int, int, int, str]:
     )
 
 
-def post(client, url: str, body: dict[str, Any]):  # type: ignore[no-untyped-def]
-    return client.post(
-        url,
-        json.dumps(body),
-        content_type="application/json",
-        HTTP_ACCEPT="application/json",
-        HTTP_ACCEPT_LANGUAGE="en",
-    )
+post = post_json  # the API answers in English, as JSON
 
 
 def check_refusal(response, match: Match, action: str, before: tuple, role: str) -> None:  # type: ignore[no-untyped-def]
