@@ -335,7 +335,7 @@ def claims_to_decide(user: Any) -> models.QuerySet[ProfileClaim]:
 
 
 # --- The web admin: what each staff user may list (the rules above as querysets).
-# Added for clubs/admin.py; they mirror the ``*.change`` and ``player.view`` rules.
+# Added for clubs/admin/; they mirror the ``*.change`` and ``player.view`` rules.
 
 
 @register("player.view")

@@ -544,7 +544,7 @@ def create_account(*, username: str, email: str, password: str) -> Any:
     return user
 
 
-# --- Used by the web admin (clubs/admin.py): memberships' dates, the discipline
+# --- Used by the web admin (clubs/admin/): memberships' dates, the discipline
 # catalogue, a federation's rated disciplines, deleting what has no history.
 
 DISCIPLINE_FIELDS = ("code", "name", "variant", "scoring_preset", "custom_scoring", "cube")

@@ -64,7 +64,7 @@ def _one_of_several(data: Mapping[str, Any]) -> bool:
 # code -> templates, most specific first; the last one of each code needs no data
 # (or only data every raise site of that code passes).
 MESSAGES: dict[str, tuple[Template, ...]] = {
-    # --- a play the rules refuse (engine/movegen.py, engine/game.py)
+    # --- a play the rules refuse (engine/movegen/, engine/game.py)
     "must_play": (
         _t(_("A play is possible with these dice, for example %(example)s.")),
         _t(_("A play is possible with these dice.")),
@@ -646,9 +646,4 @@ PRESET_LABELS: dict[str, Promise] = {
 
 def variant_label(name: str) -> str:
     label = VARIANT_LABELS.get(name)
-    return str(label) if label is not None else name
-
-
-def preset_label(name: str) -> str:
-    label = PRESET_LABELS.get(name)
     return str(label) if label is not None else name

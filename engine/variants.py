@@ -64,7 +64,7 @@ class Variant:
     first_hit_wins: bool = False  # Sudden death: the first hit ends the game
     nuclear: bool = False  # Nuclear: the bomb token exists (extra key "bomb")
 
-    # --- movement flags (read by engine/movegen.py)
+    # --- movement flags (read by engine/movegen/)
     # Plakoto: landing on a lone opposing checker pins it (needs hitting=False);
     # pins and the mother live in Position.extra (see engine/board.py).
     pinning: bool = False

@@ -1,6 +1,6 @@
 """The web admin for matches and result reports.
 
-As in clubs/admin.py, permissions come from clubs.permissions (the
+As in clubs/admin/, permissions come from clubs.permissions (the
 ``match.*`` rules, asked with the object) and each list is cut to the
 matches of the federations the user administers.  Records are read-only
 here: a match is created through ``games.services.create_match``, a result
@@ -24,7 +24,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from clubs import permissions
-from clubs.admin import PolicyAdmin, PolicyForm
+from clubs.admin.base import PolicyAdmin, PolicyForm
 from games import queries, services
 from games.forms import OverrideForm
 from games.models import Game, Match, ReportResponse, ResultReport, Turn

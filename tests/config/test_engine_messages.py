@@ -125,7 +125,9 @@ def raised_codes(sources: dict[str, str]) -> dict[str, list[set[str]]]:
 
 
 def engine_sources() -> dict[str, str]:
-    return {path.name: path.read_text() for path in sorted(ENGINE.glob("*.py"))}
+    return {
+        str(path.relative_to(ENGINE)): path.read_text() for path in sorted(ENGINE.rglob("*.py"))
+    }
 
 
 ENGINE_CODES = raised_codes(engine_sources())

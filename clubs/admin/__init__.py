@@ -1,0 +1,26 @@
+"""The web admin (/admin/) for site, federation and club staff.
+
+Staff who administer a federation or a club are not superusers and hold no
+Django model permissions: every ``has_*_permission`` here asks
+``clubs.permissions`` instead, with the object, and every queryset is cut to
+what the user administers (``permissions.admin_*``).  Saving goes through
+``clubs.services`` (never ``obj.save()``), so the same permission checks and
+the audit log apply as everywhere else.
+
+One module per seam; Django autodiscovers this package, and importing the
+modules below registers their pages:
+
+- ``base``: the policy admin, form and inline every page stands on, shared helpers;
+- ``filters``: list filters of the change lists;
+- ``federations``: federations, their rated disciplines, the CSV import page and
+  the exports; the discipline catalogue;
+- ``clubs``: clubs and their CSV export;
+- ``memberships``: memberships, inline on a player's page and on their own page;
+- ``players``: players, their CSV export and the "find duplicates" (merge) page;
+- ``roles``: role assignments and profile claims;
+- ``audit``: the audit log, read-only.
+"""
+
+from clubs.admin import audit, clubs, federations, memberships, players, roles
+
+__all__ = ["audit", "clubs", "federations", "memberships", "players", "roles"]
