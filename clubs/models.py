@@ -172,10 +172,6 @@ class Gender(models.TextChoices):
     MALE = "m", _("male")
 
 
-def current_year() -> int:
-    return datetime.date.today().year
-
-
 class Player(models.Model):
     name_native = models.CharField(_("name (native script)"), max_length=200)
     name_latin = models.CharField(_("name (Latin transliteration)"), max_length=200)

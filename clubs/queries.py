@@ -48,12 +48,6 @@ def duplicate_groups(federation: Federation | None = None) -> list[list[Player]]
     return sorted(groups.values(), key=lambda group: (group[0].name_latin, group[0].pk))
 
 
-def federation_page(slug: str) -> Federation:
-    return Federation.objects.prefetch_related(
-        Prefetch("clubs", queryset=Club.objects.filter(is_active=True).order_by("name"))
-    ).get(slug=slug, is_public=True)
-
-
 def club_members(club: Club) -> QuerySet[Membership]:
     return (
         Membership.objects.current()

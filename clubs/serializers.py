@@ -13,19 +13,30 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 from django_countries.serializers import CountryFieldMixin
-from rest_framework import serializers
+from rest_framework import exceptions, serializers, status
 from rest_framework.settings import api_settings
 
 from clubs import permissions, services
 from clubs.models import Club, Discipline, Federation, Membership, Player
 from config.fields import BoundedIntegers
+from outbox import locking
+
+
+class ServiceBusy(exceptions.APIException):
+    """The rows a service needs stayed locked by another request (outbox.locking): 503."""
+
+    status_code = status.HTTP_503_SERVICE_UNAVAILABLE
+    default_code = "busy"
 
 
 @contextmanager
 def service_errors() -> Iterator[None]:
-    """A service's ValidationError becomes an HTTP 400 with the errors by field."""
+    """A service's ValidationError becomes an HTTP 400 with the errors by field; rows
+    locked by someone else too long, a 503 saying to try again."""
     try:
         yield
+    except locking.Busy as error:
+        raise ServiceBusy(" ".join(error.messages)) from error
     except DjangoValidationError as error:
         if hasattr(error, "error_dict"):
             detail: Any = {

@@ -107,6 +107,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
             "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
         }
     )
+# PostgreSQL: the longest a service waits for a row lock (seconds) before it answers
+# "busy, try again" (outbox.locking).
+DATABASE_LOCK_TIMEOUT = env_int("DATABASE_LOCK_TIMEOUT", 5)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

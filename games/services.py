@@ -47,6 +47,7 @@ from games.models import (
     TurnKind,
     UndoRequest,
 )
+from outbox import locking
 
 
 class TurnConflict(Exception):
@@ -570,12 +571,8 @@ def request_undo(match: Match, *, by: Any, side: int | None = None) -> UndoReque
 
 @transaction.atomic
 def agree_undo(request: UndoRequest, *, by: Any) -> Turn:
-    match = (
-        Match.objects.select_for_update(of=("self",))
-        .select_related("player1", "player2")
-        .get(pk=request.match_id)
-    )
-    request = UndoRequest.objects.select_for_update().get(pk=request.pk)
+    match = locking.row(Match.objects.select_related("player1", "player2"), pk=request.match_id)
+    request = locking.row(UndoRequest.objects, pk=request.pk)
     if request.closed_at is not None:
         raise ValidationError(_("This undo request is closed."))
     opponent = 3 - request.requester_side
@@ -850,12 +847,10 @@ def submit_report(
 
 
 def _lock_open_report(report: ResultReport) -> tuple[ResultReport, Match]:
-    report = ResultReport.objects.select_for_update().get(pk=report.pk)
-    match = (
-        Match.objects.select_for_update(of=("self",))
-        .select_related("player1", "player2")
-        .get(pk=report.match_id)
-    )
+    # The match first, then the report (outbox.locking): an override locks them so too.
+    match_id = ResultReport.objects.values_list("match_id", flat=True).get(pk=report.pk)
+    match = locking.row(Match.objects.select_related("player1", "player2"), pk=match_id)
+    report = locking.row(ResultReport.objects, pk=report.pk)
     report.match = match
     return report, match
 
@@ -978,7 +973,8 @@ def override_result(
     match: Match, *, by: Any, score1: int, score2: int, reason: str, forfeit: bool = False
 ) -> ResultReport:
     """An organizer sets the result with a written reason (kept with every earlier version)."""
-    match = Match.objects.select_for_update().get(pk=match.pk)
+    # The match, then (by the update below) its reports: the order of outbox.locking.
+    match = locking.row(Match.objects, pk=match.pk)
     permissions.require(by, "match.override", match)
     if not reason.strip():
         raise ValidationError(_("An override needs a written reason."))
@@ -1008,7 +1004,8 @@ def cancel_match(match: Match, *, by: Any, reason: str) -> Match:
     turns stay as a record, and a result the match had stops counting
     (``result_withdrawn``).  An override later gives it a result again.
     """
-    match = Match.objects.select_for_update().get(pk=match.pk)
+    # The match, then (by the updates below) its reports and undo requests (outbox.locking).
+    match = locking.row(Match.objects, pk=match.pk)
     permissions.require(by, "match.override", match)
     if match.state == MatchState.CANCELLED:
         raise ValidationError(_("The match %(match)s is cancelled already.") % {"match": match})
@@ -1089,10 +1086,14 @@ def confirm_overdue_reports(now: datetime.datetime | None = None) -> int:
     overdue = ResultReport.objects.filter(due).values_list("pk", flat=True)
     for pk in list(overdue):
         with transaction.atomic():
-            report = ResultReport.objects.select_for_update(of=("self",)).filter(due, pk=pk).first()
+            # The match first, then the report (outbox.locking).
+            match_id = ResultReport.objects.filter(pk=pk).values_list("match_id", flat=True).first()
+            if match_id is None:
+                continue
+            match = locking.row(Match.objects, pk=match_id)
+            report = next(iter(locking.rows(ResultReport.objects.filter(due, pk=pk))), None)
             if report is None:  # decided meanwhile, or by another run of this task
                 continue
-            match = Match.objects.select_for_update().get(pk=report.match_id)
             ReportResponse.objects.create(report=report, kind=ResponseKind.AUTO)
             _make_official(report, match)
             confirmed += 1

@@ -35,18 +35,6 @@ def _pk(obj: models.Model | int) -> int:
     return obj if isinstance(obj, int) else int(obj.pk)
 
 
-def pool_for(federation: Federation | int, discipline: Discipline | int) -> RatingPool | None:
-    """The federation's pool for a discipline, or None when it does not rate it (yet)."""
-    return (
-        RatingPool.objects.select_related("rated_discipline", "rated_discipline__federation")
-        .filter(
-            rated_discipline__federation_id=_pk(federation),
-            rated_discipline__discipline_id=_pk(discipline),
-        )
-        .first()
-    )
-
-
 def current_ratings(
     federation: Federation | int, discipline: Discipline | int, player_ids: Iterable[int]
 ) -> dict[int, float]:

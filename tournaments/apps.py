@@ -2,20 +2,6 @@ from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
 
 
-def _on_result_confirmed(match_id: int) -> None:
-    """A confirmed games result: if it belongs to a pairing, ask for standings (on commit)."""
-    from tournaments import services
-
-    services.on_result_confirmed(match_id)
-
-
-def _on_result_withdrawn(match_id: int) -> None:
-    """A pairing's match was cancelled: its result no longer counts in the standings."""
-    from tournaments import services
-
-    services.on_result_withdrawn(match_id)
-
-
 class TournamentsConfig(AppConfig):
     name = "tournaments"
     verbose_name = _("Tournaments")
@@ -26,10 +12,11 @@ class TournamentsConfig(AppConfig):
         from tournaments import (
             permissions,  # noqa: F401  (registers the tournament rules)
             queries,
+            receivers,
         )
 
-        result_confirmed.subscribe(_on_result_confirmed)
-        result_withdrawn.subscribe(_on_result_withdrawn)
+        result_confirmed.subscribe(receivers.on_result_confirmed)
+        result_withdrawn.subscribe(receivers.on_result_withdrawn)
         visibility.extend(
             hidden=queries.match_result_hidden,
             hidden_q=queries.hidden_results_q,

@@ -13,12 +13,13 @@ from typing import Any
 
 from django import forms
 from django.contrib.auth import get_user_model
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from clubs import permissions
 from clubs.models import Club, Discipline, Federation, Role
 from games.models import ClockMode
-from tournaments.core import TIEBREAK_CODES
+from tournaments.core import UNAVAILABLE_CODES, offered_codes
 from tournaments.models import Format, TieBreakerLot, Tournament, default_tie_breaks
 
 MAX_LENGTH = 99
@@ -44,6 +45,8 @@ TIEBREAK_HELP = {
     "ARO": _("average rating of the opponents"),
     "PR": _("average error rate (recorded and analysed matches)"),
 }
+# Shown by a tie-break the tournament chose before it stopped being offered.
+UNAVAILABLE_NOTE = _("not computed while no match is analysed: it breaks no tie")
 
 # Settings of the form that go to the services under the model's field names.
 SETTINGS = (
@@ -300,12 +303,19 @@ class TournamentForm(forms.Form):
                 for place, code in enumerate(default_tie_breaks(), start=1)
             }
         super().__init__(*args, **kwargs)
-        for code in TIEBREAK_CODES:
+        # An unavailable tie-break is listed only for a tournament that has it already.
+        self.tiebreak_codes = offered_codes(
+            tournament.tie_breaks or () if tournament is not None else ()
+        )
+        for code in self.tiebreak_codes:
+            help_text: Any = TIEBREAK_HELP.get(code, "")
+            if code in UNAVAILABLE_CODES:
+                help_text = format_lazy("{} ({})", help_text, UNAVAILABLE_NOTE)
             self.fields[tiebreak_field(code)] = forms.IntegerField(
                 label=code,
-                help_text=TIEBREAK_HELP.get(code, ""),
+                help_text=help_text,
                 min_value=1,
-                max_value=len(TIEBREAK_CODES),
+                max_value=len(self.tiebreak_codes),
                 required=False,
                 widget=forms.NumberInput(attrs={"class": "order", "inputmode": "numeric"}),
             )
@@ -330,7 +340,7 @@ class TournamentForm(forms.Form):
     # -- fields shown as groups by the template
 
     def tiebreak_fields(self) -> list[forms.BoundField]:
-        return [self[tiebreak_field(code)] for code in TIEBREAK_CODES]
+        return [self[tiebreak_field(code)] for code in self.tiebreak_codes]
 
     def is_valid(self) -> bool:
         valid = super().is_valid()
@@ -339,7 +349,7 @@ class TournamentForm(forms.Form):
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
         positions: dict[int, str] = {}
-        for code in TIEBREAK_CODES:
+        for code in self.tiebreak_codes:
             position = cleaned.get(tiebreak_field(code))
             if position is None:
                 continue

@@ -328,18 +328,3 @@ def pairing_result_hidden(user: Any, pairing: Pairing) -> bool:
             pairing.entry2.player.user_id if pairing.entry2 is not None else None,
         )
     )
-
-
-def player_entries(user: Any) -> QuerySet[Entry]:
-    """The signed-in user's own entries, newest tournaments first."""
-    if user is None or not user.is_authenticated:
-        return Entry.objects.none()
-    return (
-        Entry.objects.filter(player__user=user)
-        .select_related("tournament__federation", "tournament__discipline")
-        .order_by("-tournament__starts_on", "-tournament_id")
-    )
-
-
-def staff_q(user: Any) -> Q:
-    return tournament_permissions.staff_tournaments_q(user)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any, get_args
 
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
@@ -32,6 +33,7 @@ from config.fields import (
 from games.serializers import MATCH_SETTING_BOUNDS
 from tournaments import permissions as tournament_permissions
 from tournaments import services
+from tournaments.core import offered_codes
 from tournaments.core.bracket import MatchStatus
 from tournaments.models import (
     Entry,
@@ -150,8 +152,8 @@ class TournamentSerializer(BoundedIntegers, _ActingUser, serializers.ModelSerial
         child=serializers.CharField(max_length=10),
         max_length=20,
         required=False,
-        help_text=_(
-            "Tie-break codes in order: WIN, WON, DE, BH, BH-C1, BH-M1, SB, PS, KS, PD, PW, ARO, PR."
+        help_text=format_lazy(
+            "{} {}.", _("Tie-break codes in order, chosen from:"), ", ".join(offered_codes())
         ),
     )
     match_lengths = KeyedDictField(

@@ -38,7 +38,8 @@ from clubs import permissions
 from clubs.models import Club, Discipline, Federation, Player
 from clubs.services import audit, snapshot
 from games import services as games_services
-from games.models import MatchState, ResultReport, ResultStatus
+from games.models import Match, MatchState, ReportStatus, ResultReport, ResultStatus
+from outbox import locking
 from ratings.queries import current_ratings
 from tournaments import adapters, core, queries, webhooks
 from tournaments.models import (
@@ -52,6 +53,7 @@ from tournaments.models import (
     StandingsSnapshot,
     Tournament,
     TournamentState,
+    WebhookDelivery,
 )
 
 logger = logging.getLogger(__name__)
@@ -172,10 +174,8 @@ def core_error(error: core.TournamentError) -> ValidationError:
 
 
 def _lock(tournament: Tournament) -> Tournament:
-    locked = (
-        Tournament.objects.select_for_update(of=("self",))
-        .select_related("federation", "club", "discipline")
-        .get(pk=tournament.pk)
+    locked = locking.row(
+        Tournament.objects.select_related("federation", "club", "discipline"), pk=tournament.pk
     )
     # Keep the caller's object current.
     for field in ("state", "standings_requested_at"):
@@ -277,7 +277,7 @@ def _validate_settings(t: Tournament) -> None:
             errors["tie_breaks"] = (
                 core_error(error).messages[0]
                 + " "
-                + _("Known codes: %(codes)s.") % {"codes": ", ".join(core.TIEBREAK_CODES)}
+                + _("Known codes: %(codes)s.") % {"codes": ", ".join(core.offered_codes())}
             )
     if t.webhook_url and not t.webhook_url.lower().startswith(("http://", "https://")):
         errors["webhook_url"] = _("A webhook address starts with http:// or https://.")
@@ -290,6 +290,25 @@ def _validate_settings(t: Tournament) -> None:
     _validate_lengths(t.match_lengths)
 
 
+def _refuse_unavailable_tiebreaks(t: Tournament, values: Mapping[str, Any]) -> None:
+    """A tie-break that is not offered may be kept by a tournament that has it, not added."""
+    chosen = values.get("tie_breaks")
+    if not isinstance(chosen, list):
+        return  # not changed, or not a list: _validate_settings words that
+    kept = t.tie_breaks if isinstance(t.tie_breaks, list) else []
+    added = [c for c in chosen if c in core.UNAVAILABLE_CODES and c not in kept]
+    if added:
+        raise ValidationError(
+            {
+                "tie_breaks": _(
+                    "The tie-break %(code)s is not offered: it needs analysed matches, "
+                    "and no match is analysed yet. Offered codes: %(codes)s."
+                )
+                % {"code": added[0], "codes": ", ".join(core.offered_codes())}
+            }
+        )
+
+
 def _apply(t: Tournament, values: Mapping[str, Any], allowed: Iterable[str]) -> None:
     allowed = set(allowed)
     unknown = set(values) - set(SETTINGS_FIELDS)
@@ -297,6 +316,7 @@ def _apply(t: Tournament, values: Mapping[str, Any], allowed: Iterable[str]) -> 
         raise ValidationError(
             _("Unknown settings: %(fields)s") % {"fields": ", ".join(sorted(unknown))}
         )
+    _refuse_unavailable_tiebreaks(t, values)
     locked = [name for name in values if name not in allowed and getattr(t, name) != values[name]]
     if locked:
         raise ValidationError(
@@ -478,7 +498,7 @@ def check_in(entry: Entry, *, by: Any) -> Entry:
     permissions.require(by, "entry.change", entry)
     t = _lock(entry.tournament)
     _require_state(t, (TournamentState.REGISTRATION, TournamentState.CHECK_IN), _("Checking in"))
-    entry = Entry.objects.select_for_update().get(pk=entry.pk)
+    entry = locking.row(Entry.objects, pk=entry.pk)
     if entry.status == EntryStatus.WITHDRAWN:
         raise ValidationError(_("%(player)s has withdrawn.") % {"player": entry.player})
     if entry.status != EntryStatus.CHECKED_IN:
@@ -839,10 +859,13 @@ def pair_next_round(
 
 
 def _round_with_tournament(rnd: Round) -> Round:
-    return (
-        Round.objects.select_for_update(of=("self",))
-        .select_related("tournament__federation", "tournament__club", "tournament__discipline")
-        .get(pk=rnd.pk)
+    # The tournament first (outbox.locking): closing a round then asks for standings.
+    locking.row(Tournament.objects, pk=rnd.tournament_id)
+    return locking.row(
+        Round.objects.select_related(
+            "tournament__federation", "tournament__club", "tournament__discipline"
+        ),
+        pk=rnd.pk,
     )
 
 
@@ -1088,9 +1111,10 @@ def withdraw(entry: Entry, *, by: Any) -> Entry:
     """The entry leaves: not paired from the next round; any match it still has to
     play is lost by forfeit (in a bracket the opponent advances)."""
     permissions.require(by, "entry.change", entry)
+    # Locks in the one order (outbox.locking): tournament, entry, pairings, matches.
     t = _lock(entry.tournament)
     _require_state(t, (*OPEN_STATES, TournamentState.RUNNING), _("Withdrawing"))
-    entry = Entry.objects.select_for_update(of=("self",)).select_related("player").get(pk=entry.pk)
+    entry = locking.row(Entry.objects.select_related("player"), pk=entry.pk)
     if entry.status == EntryStatus.WITHDRAWN:
         raise ValidationError(_("%(player)s has withdrawn already.") % {"player": entry.player})
     # The last round started, counted by the standings or not: a withdrawal during
@@ -1106,14 +1130,22 @@ def withdraw(entry: Entry, *, by: Any) -> Entry:
     entry.withdrawn_after_round = played or 0
     entry.save(update_fields=["status", "withdrawn_after_round"])
     if t.state == TournamentState.RUNNING:
-        open_pairings = (
+        open_pairings = locking.rows(
             Pairing.objects.filter(round__tournament=t)
             .exclude(round__state=RoundState.CLOSED)
             .filter(entry2__isnull=False)
             .filter(Q(entry1_id=entry.pk) | Q(entry2_id=entry.pk))
-            .select_related("match", "round")
+            .select_related("round")
         )
+        # Each match is read once locked: a result confirmed meanwhile stands.
+        matches = {
+            m.pk: m
+            for m in locking.rows(
+                Match.objects.filter(pk__in=[p.match_id for p in open_pairings if p.match_id])
+            )
+        }
         for p in open_pairings:
+            p.match = matches.get(p.match_id) if p.match_id else None
             if adapters.is_decided(p):
                 continue
             side = 2 if p.entry1_id == entry.pk else 1
@@ -1137,16 +1169,20 @@ def forfeit(pairing: Pairing, *, by: Any, winner: int | None, reason: str) -> Pa
     override marked as a forfeit (games.services.override_result).  ``winner`` None:
     both forfeit (neither came), a loss for each and the match cancelled; not in a
     bracket, where someone has to go through."""
-    p = (
-        Pairing.objects.select_for_update(of=("self",))
-        .select_related(
+    # The tournament, then the pairing, then its match (outbox.locking).
+    tournament_id = (
+        Pairing.objects.filter(pk=pairing.pk).values_list("round__tournament_id", flat=True).get()
+    )
+    locking.row(Tournament.objects, pk=tournament_id)
+    p = locking.row(
+        Pairing.objects.select_related(
             "round__tournament__federation",
             "round__tournament__club",
             "match",
             "entry1__player",
             "entry2__player",
-        )
-        .get(pk=pairing.pk)
+        ),
+        pk=pairing.pk,
     )
     t = p.round.tournament
     permissions.require(by, "tournament.manage", t)
@@ -1294,29 +1330,56 @@ def _notify_standings(snap: StandingsSnapshot) -> None:
     )
 
 
+@transaction.atomic
 def on_result_confirmed(match_id: int) -> None:
     """A games result became official: if the match is a tournament pairing, ask for
-    standings and announce the result (subscriber of games.events.result_confirmed)."""
+    standings and announce the result (``tasks.result_confirmed_task``, queued on the
+    games commit by ``receivers``).
+
+    Safe to run twice: under the tournament's row lock, a result announced with
+    the same data since it was confirmed is not announced again."""
+    tournament_id = _tournament_of_match(match_id)
+    if tournament_id is None:
+        return
+    locking.row(Tournament.objects, pk=tournament_id)
     pairing = (
         Pairing.objects.filter(match_id=match_id)
         .select_related("round__tournament", "match", "entry1__player", "entry2__player")
         .first()
     )
-    if pairing is not None:
-        _result_recorded(pairing)
+    if pairing is None:
+        return
+    confirmed_at = (
+        ResultReport.objects.filter(match_id=match_id, status=ReportStatus.CONFIRMED)
+        .order_by("-decided_at")
+        .values_list("decided_at", flat=True)
+        .first()
+    )
+    # A result withdrawn again before this ran: nothing to announce, standings still asked.
+    _result_recorded(pairing, announce=confirmed_at is not None, unless_since=confirmed_at)
 
 
+@transaction.atomic
 def on_result_withdrawn(match_id: int) -> None:
-    """A pairing's match was cancelled (games.events.result_withdrawn): its result no
-    longer counts, so the standings are asked for again."""
-    tournament_id = (
-        Pairing.objects.filter(match_id=match_id).values_list("round__tournament_id", flat=True)
-    ).first()
+    """A pairing's match was cancelled (``tasks.result_withdrawn_task``, queued on the
+    games commit by ``receivers``): its result no longer counts, so the standings are
+    asked for again."""
+    tournament_id = _tournament_of_match(match_id)
     if tournament_id is not None:
         request_standings(tournament_id)
 
 
-def _result_recorded(pairing: Pairing) -> None:
+def _tournament_of_match(match_id: int) -> int | None:
+    return (
+        Pairing.objects.filter(match_id=match_id).values_list("round__tournament_id", flat=True)
+    ).first()
+
+
+def _result_recorded(
+    pairing: Pairing, *, announce: bool = True, unless_since: datetime.datetime | None = None
+) -> None:
+    """Ask for standings and announce the pairing's result (not for a silent round);
+    ``unless_since``: not if the same announcement was made since then."""
     rnd = pairing.round
     request_standings(rnd.tournament_id)
     if rnd.silent:
@@ -1324,22 +1387,42 @@ def _result_recorded(pairing: Pairing) -> None:
     match = pairing.match
     # winner None with forfeit: both forfeited.
     side, forfeit = adapters.pairing_outcome(pairing) or (None, False)
-    webhooks.notify(
-        rnd.tournament,
-        webhooks.RESULT_CONFIRMED,
-        {
-            "flight": rnd.flight,
-            "round": rnd.number,
-            "table": pairing.table,
-            "entry1": pairing.entry1_id,
-            "entry2": pairing.entry2_id,
-            "match": pairing.match_id,
-            "score1": match.score1 if match is not None else None,
-            "score2": match.score2 if match is not None else None,
-            "winner": side,
-            "forfeit": forfeit,
-        },
+    data = {
+        "flight": rnd.flight,
+        "round": rnd.number,
+        "table": pairing.table,
+        "entry1": pairing.entry1_id,
+        "entry2": pairing.entry2_id,
+        "match": pairing.match_id,
+        "score1": match.score1 if match is not None else None,
+        "score2": match.score2 if match is not None else None,
+        "winner": side,
+        "forfeit": forfeit,
+    }
+    if not announce or (
+        unless_since is not None and _announced_since(rnd.tournament, data, unless_since)
+    ):
+        return
+    webhooks.notify(rnd.tournament, webhooks.RESULT_CONFIRMED, data)
+
+
+def _announced_since(
+    tournament: Tournament, data: dict[str, Any], since: datetime.datetime
+) -> bool:
+    """Whether the latest announcement of this match, made since ``since``, said ``data``
+    (a second run of the same work; retries of a delivery are later attempts)."""
+    latest = (
+        WebhookDelivery.objects.filter(
+            tournament=tournament,
+            event=webhooks.RESULT_CONFIRMED,
+            attempts=1,
+            payload__data__match=data["match"],
+        )
+        .order_by("-created_at", "-pk")
+        .values_list("created_at", "payload")
+        .first()
     )
+    return latest is not None and latest[0] >= since and latest[1].get("data") == data
 
 
 def request_standings(tournament_id: int) -> None:
@@ -1349,12 +1432,8 @@ def request_standings(tournament_id: int) -> None:
 
     now = timezone.now()
     with transaction.atomic():
-        row = (
-            Tournament.objects.select_for_update()
-            .filter(pk=tournament_id)
-            .values_list("standings_requested_at", flat=True)
-            .first()
-        )
+        locked = locking.rows(Tournament.objects.filter(pk=tournament_id))
+        row = locked[0].standings_requested_at if locked else None
         Tournament.objects.filter(pk=tournament_id).update(standings_requested_at=now)
     if row is None or now - row > STALE_REQUEST:
         tasks.queue(tasks.compute_standings_task, tournament_id)

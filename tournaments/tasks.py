@@ -1,4 +1,5 @@
-"""Celery tasks of the tournaments app: standings after results, webhook deliveries.
+"""Celery tasks of the tournaments app: what a confirmed or withdrawn result owes a
+tournament, standings after results, webhook deliveries.
 
 ``compute_standings_task`` is coalesced: results mark the tournament
 (``standings_requested_at``) and queue the task only when no mark was set,
@@ -17,6 +18,7 @@ from django.core.exceptions import ValidationError
 from django.db import InterfaceError, OperationalError
 
 from config.events import queue_on_commit
+from outbox import locking
 from tournaments import webhooks
 from tournaments.models import Tournament, WebhookDelivery
 
@@ -60,6 +62,35 @@ def compute_standings_task(tournament_id: int) -> int | None:
             return snapshot_id
     queue(compute_standings_task, tournament_id)
     return snapshot_id
+
+
+@shared_task(
+    name="tournaments.result_confirmed",
+    autoretry_for=(OperationalError, InterfaceError, locking.Busy),
+    retry_backoff=2,
+    retry_backoff_max=60,
+    max_retries=5,
+)
+def result_confirmed_task(match_id: int) -> None:
+    """A games result became official (queued by ``receivers``): if the match is a
+    pairing's, ask for standings and announce the result; safe to run twice."""
+    from tournaments import services
+
+    services.on_result_confirmed(match_id)
+
+
+@shared_task(
+    name="tournaments.result_withdrawn",
+    autoretry_for=(OperationalError, InterfaceError, locking.Busy),
+    retry_backoff=2,
+    retry_backoff_max=60,
+    max_retries=5,
+)
+def result_withdrawn_task(match_id: int) -> None:
+    """A pairing's match was cancelled (queued by ``receivers``): ask for standings again."""
+    from tournaments import services
+
+    services.on_result_withdrawn(match_id)
 
 
 @shared_task(

@@ -17,6 +17,3 @@ class RatingError(ValueError):
         self.code = code
         self.reason = reason
         self.data: dict[str, Any] = data
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"code": self.code, "reason": self.reason, **self.data}

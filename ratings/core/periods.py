@@ -5,7 +5,6 @@ decreases along the match order; RD grows once for every period number a
 player skips (a calendar month without games counts, whether or not anyone
 in the pool played in it).  The adapter picks one of:
 
-- ``month_period``: calendar months (January 2024 and February 2024 are consecutive);
 - ``day_period``: fixed windows of N days from an epoch (``FederationDiscipline.glicko_period_days``);
 - one period per tournament: the tournament's sequence number in the pool.
 
@@ -19,15 +18,6 @@ from datetime import date, timedelta
 from ratings.core.errors import RatingError
 
 EPOCH = date(2000, 1, 3)  # a Monday: 7-day periods run Monday to Sunday
-
-
-def month_period(day: date) -> int:
-    return day.year * 12 + day.month - 1
-
-
-def month_start(period: int) -> date:
-    year, month = divmod(period, 12)
-    return date(year, month + 1, 1)
 
 
 def day_period(day: date, days: int, epoch: date = EPOCH) -> int:

@@ -292,13 +292,15 @@ def test_results_confirmed_while_the_broker_is_down_are_rated_when_it_returns(
     )
     assert overridden.status_code == 200, overridden.content
 
-    # Committed, and the work they owe is waiting (the standings once for both).
+    # Committed, and the work they owe is waiting (the tournament's share of each result
+    # asks for the standings once it runs).
     owed = sorted(PendingTask.objects.values_list("task", "args"))
     assert owed == sorted(
         [
             ("ratings.update_for_match", [first.match.pk]),
             ("ratings.update_for_match", [second.match.pk]),
-            ("tournaments.compute_standings", [t.pk]),
+            ("tournaments.result_confirmed", [first.match.pk]),
+            ("tournaments.result_confirmed", [second.match.pk]),
         ]
     )
     assert all(row.attempts >= 1 for row in PendingTask.objects.all())

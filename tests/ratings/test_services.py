@@ -537,8 +537,6 @@ def test_current_ratings_for_seeding(django_assert_num_queries: Any) -> None:
     assert set(found) == {one.pk, two.pk} and found[one.pk] > 1500 > found[two.pk]
     assert queries.current_ratings(FederationFactory(), rated.discipline, [one.pk]) == {}
     assert queries.current_ratings(rated.federation.pk, rated.discipline.pk, []) == {}
-    assert queries.pool_for(rated.federation, rated.discipline) == pool
-    assert queries.pool_for(FederationFactory(), rated.discipline) is None
 
 
 def test_player_history_is_in_order_with_its_matches(django_assert_num_queries: Any) -> None:

@@ -376,7 +376,8 @@ def test_organizers_and_arbiters_of_a_tournament(world) -> None:  # type: ignore
 
 def test_every_tie_break_in_the_organizers_order(world) -> None:  # type: ignore[no-untyped-def]
     admin = world["admin"]
-    codes = ["DE", "KS", "PD", "PW", "ARO", "PR", "PS", "SB", "BH-M1", "BH-C1", "BH", "WON", "WIN"]
+    # Every offered code (PR is not offered: test_pr_is_kept_by_a_tournament_that_had_it).
+    codes = ["DE", "KS", "PD", "PW", "ARO", "PS", "SB", "BH-M1", "BH-C1", "BH", "WON", "WIN"]
     t = builders.tournament(
         6, "swiss", federation=world["federation"], by=admin, rounds_planned=3, tie_breaks=codes
     )
@@ -388,10 +389,51 @@ def test_every_tie_break_in_the_organizers_order(world) -> None:  # type: ignore
     assert set(top["tiebreaks"]) == set(codes)
     assert top["tiebreaks"]["WIN"] == 3 and top["tiebreaks"]["WON"] == 3
     assert top["tiebreaks"]["PW"] == 9  # three matches won to 3
-    assert top["tiebreaks"]["ARO"] is not None and top["tiebreaks"]["PR"] is None
+    assert top["tiebreaks"]["ARO"] is not None
     assert [r["score"] for r in snapshot.rows] == sorted(
         (r["score"] for r in snapshot.rows), reverse=True
     )
+
+
+def test_pr_is_not_offered_to_a_new_choice(world) -> None:  # type: ignore[no-untyped-def]
+    # No match is analysed yet, so PR would be empty for everyone.
+    with pytest.raises(ValidationError) as err:
+        new(world, tie_breaks=["BH", "PR"])
+    message = " ".join(err.value.message_dict["tie_breaks"])
+    assert "PR is not offered" in message and "BH-C1" in message
+    t = new(world, tie_breaks=["BH"])
+    with pytest.raises(ValidationError) as err:
+        services.update_tournament(t, by=world["admin"], tie_breaks=["PR", "BH"])
+    assert "PR is not offered" in " ".join(err.value.message_dict["tie_breaks"])
+    t.refresh_from_db()
+    assert t.tie_breaks == ["BH"]
+
+
+def test_pr_is_kept_by_a_tournament_that_had_it(world) -> None:  # type: ignore[no-untyped-def]
+    admin = world["admin"]
+    t = builders.tournament(6, "swiss", federation=world["federation"], by=admin, rounds_planned=3)
+    # Chosen while PR was offered: the row holds it as it was saved then.
+    Tournament.objects.filter(pk=t.pk).update(tie_breaks=["PR", "BH", "SB"])
+    t.refresh_from_db()
+    for _ in range(3):
+        play_round(services.pair_next_round(t, by=admin), admin)
+    snapshot = services.compute_standings(t)
+    assert snapshot.tie_breaks == ["PR", "BH", "SB"]
+    assert all(row["tiebreaks"]["PR"] is None for row in snapshot.rows)
+    # PR is empty for everyone, so BH and SB order the players as without it.
+    with_pr = [(r["place"], r["entry"]) for r in services.standings_rows(t)[0]]
+    Tournament.objects.filter(pk=t.pk).update(tie_breaks=["BH", "SB"])
+    t.refresh_from_db()
+    assert [(r["place"], r["entry"]) for r in services.standings_rows(t)[0]] == with_pr
+    Tournament.objects.filter(pk=t.pk).update(tie_breaks=["PR", "BH", "SB"])
+    t.refresh_from_db()
+    # Other settings still change; the organizer may reorder or drop PR, not add it back.
+    services.update_tournament(t, by=admin, name="Кубок с PR", tie_breaks=["BH", "PR", "SB"])
+    t.refresh_from_db()
+    assert t.name == "Кубок с PR" and t.tie_breaks == ["BH", "PR", "SB"]
+    services.update_tournament(t, by=admin, tie_breaks=["BH", "SB"])
+    with pytest.raises(ValidationError):
+        services.update_tournament(t, by=admin, tie_breaks=["BH", "SB", "PR"])
 
 
 def test_seeding_by_rating_reads_the_current_pool_ratings(world) -> None:  # type: ignore[no-untyped-def]

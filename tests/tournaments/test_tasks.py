@@ -14,7 +14,7 @@ from tests.factories import MatchFactory
 from tests.tournaments import builders
 from tests.tournaments.builders import higher_seed
 from tournaments import services, tasks
-from tournaments.models import StandingsSnapshot, Tournament
+from tournaments.models import StandingsSnapshot, Tournament, WebhookDelivery
 
 pytestmark = pytest.mark.django_db
 
@@ -40,6 +40,13 @@ def queued(callbacks) -> list[str]:  # type: ignore[no-untyped-def]
 
 
 STANDINGS = "tournaments.compute_standings"
+
+
+def confirm(pairing) -> None:  # type: ignore[no-untyped-def]
+    """Confirm the better seed's win, then do the tournament's share of it: the task the
+    confirmation queued for its commit (these tests never commit)."""
+    builders.confirm_result(pairing, higher_seed(pairing))
+    tasks.result_confirmed_task(pairing.match_id)
 
 
 @pytest.fixture
@@ -88,7 +95,7 @@ def test_three_results_in_one_transaction_compute_once(
 def test_a_rerun_with_the_mark_set_changes_nothing(started_round) -> None:  # type: ignore[no-untyped-def]
     t, rnd, _admin = started_round
     for p in rnd.pairings.all():
-        builders.confirm_result(p, higher_seed(p))
+        confirm(p)
     first_id = tasks.compute_standings_task(t.pk)
     first = StandingsSnapshot.objects.get(pk=first_id)
     services.request_standings(t.pk)  # asked again with no new result
@@ -105,7 +112,7 @@ def test_a_result_arriving_during_the_computation_is_not_lost(started_round, mon
     t, rnd, _admin = started_round
     pairings = list(rnd.pairings.all())
     for p in pairings[:-1]:
-        builders.confirm_result(p, higher_seed(p))
+        confirm(p)
     real = services.compute_standings
     seen: list[int | None] = []
 
@@ -113,7 +120,7 @@ def test_a_result_arriving_during_the_computation_is_not_lost(started_round, mon
         snapshot = real(tournament)
         seen.append(None if snapshot is None else sum(row["wins"] for row in snapshot.rows))
         if len(seen) == 1:  # the round's last result is confirmed meanwhile
-            builders.confirm_result(pairings[-1], higher_seed(pairings[-1]))
+            confirm(pairings[-1])
         return snapshot
 
     monkeypatch.setattr(services, "compute_standings", racing)
@@ -133,7 +140,7 @@ def test_only_transient_database_errors_are_retried() -> None:
 def test_a_database_error_leaves_the_request_for_the_retry(started_round, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     t, rnd, _admin = started_round
     p = rnd.pairings.first()
-    builders.confirm_result(p, higher_seed(p))
+    confirm(p)
 
     def broken(tournament):  # type: ignore[no-untyped-def]
         raise OperationalError("database is locked")
@@ -176,3 +183,35 @@ def test_results_of_matches_outside_tournaments_are_ignored(
 
 def test_a_missing_tournament_is_a_no_op() -> None:
     assert tasks.compute_standings_task(987654) is None
+
+
+def test_a_confirmation_only_queues_the_tournaments_share(
+    started_round, django_capture_on_commit_callbacks
+) -> None:  # type: ignore[no-untyped-def]
+    t, rnd, _admin = started_round
+    Tournament.objects.filter(pk=t.pk).update(standings_requested_at=None)
+    p = rnd.pairings.first()
+    with django_capture_on_commit_callbacks() as callbacks:
+        builders.confirm_result(p, higher_seed(p))
+    # The games transaction writes no tournament row (it would lock it after the match) ...
+    assert Tournament.objects.get(pk=t.pk).standings_requested_at is None
+    assert "tournaments.result_confirmed" in queued(callbacks)
+    # ... the task does, in its own transaction after the commit.
+    tasks.result_confirmed_task(p.match_id)
+    assert Tournament.objects.get(pk=t.pk).standings_requested_at is not None
+
+
+def test_the_result_task_run_twice_announces_the_result_once(started_round) -> None:  # type: ignore[no-untyped-def]
+    t, rnd, admin = started_round
+    services.update_tournament(t, by=admin, webhook_url="https://example.org/hook")
+    p = rnd.pairings.first()
+    builders.confirm_result(p, higher_seed(p))
+    announced = WebhookDelivery.objects.filter(tournament=t, event="result.confirmed")
+    tasks.result_confirmed_task(p.match_id)
+    tasks.result_confirmed_task(p.match_id)  # the same message delivered twice
+    assert announced.count() == 1
+    # An override is news, even with the same score: announced again.
+    builders.override_result(p, higher_seed(p), by=admin, loser_points=1)
+    tasks.result_confirmed_task(p.match_id)
+    assert announced.count() == 2
+    assert {d.payload["data"]["match"] for d in announced} == {p.match_id}

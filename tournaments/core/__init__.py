@@ -48,12 +48,13 @@ from tournaments.core.swiss import (
     swiss_finished,
     swiss_records,
 )
-from tournaments.core.tiebreaks import TIEBREAK_CODES
+from tournaments.core.tiebreaks import TIEBREAK_CODES, UNAVAILABLE_CODES, offered_codes
 from tournaments.core.types import Entry, EntryId, MatchResult, Pairing, Round, initial_order
 
 __all__ = [
     "BYE",
     "TIEBREAK_CODES",
+    "UNAVAILABLE_CODES",
     "Bracket",
     "BracketError",
     "BracketMatch",
@@ -82,6 +83,7 @@ __all__ = [
     "initial_order",
     "knockout_from_groups",
     "main_with_consolation",
+    "offered_codes",
     "pair_swiss_round",
     "qualify",
     "qualify_many",

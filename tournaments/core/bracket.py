@@ -19,7 +19,7 @@ the first grand final's winner is the champion.
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
@@ -313,10 +313,6 @@ class Bracket:
         raise BracketError(
             "no_such_pairing", "no ready match between these players", a=result.a, b=result.b
         )
-
-    def apply_all(self, results: Iterable[MatchResult]) -> None:
-        for r in sorted(results, key=lambda r: r.round):
-            self.apply(r)
 
     # -- outcome ----------------------------------------------------------
 

@@ -27,9 +27,6 @@ class TournamentError(Exception):
         self.reason = reason
         self.data: dict[str, Any] = data
 
-    def as_dict(self) -> dict[str, Any]:
-        return {"code": self.code, "reason": self.reason, **self.data}
-
 
 class ConfigError(TournamentError):
     """Settings or entries that no format can work with."""

@@ -16,7 +16,8 @@ Codes (TOURNAMENTS.md), higher is better unless noted:
     ARO    average rating of the opponents met over the board (rounded, FIDE),
            None when no rated opponent was met
     PR     average error rate over the matches that have one (lower is better),
-           None when no match has one
+           None when no match has one; not offered while no match is analysed
+           (``UNAVAILABLE_CODES``)
 
 Unplayed rounds (FIDE C.07 §16, as TOURNAMENTS.md reads it): a round a player
 did not play over the board - a bye, a forfeit won or lost, a double forfeit,
@@ -59,6 +60,18 @@ TIEBREAK_CODES: tuple[str, ...] = (
     "PR",
 )
 LOWER_IS_BETTER: frozenset[str] = frozenset({"PR"})
+UNAVAILABLE_CODES: frozenset[str] = frozenset({"PR"})
+"""Codes computed here but not offered to organizers: PR needs an error rate
+per match, and no match is analysed yet, so it would be empty for everyone.
+A tournament that chose one before keeps it (it breaks no tie while empty)."""
+
+
+def offered_codes(kept: Iterable[str] = ()) -> tuple[str, ...]:
+    """The codes an organizer may choose, in the usual order: the available ones,
+    and of the unavailable ones only those already chosen (``kept``)."""
+    kept = set(kept)
+    return tuple(c for c in TIEBREAK_CODES if c not in UNAVAILABLE_CODES or c in kept)
+
 
 # Kinds of a player's round.
 PLAYED_WIN, PLAYED_LOSS, FORFEIT_WIN, FORFEIT_LOSS, BYE, DOUBLE_FORFEIT = range(6)

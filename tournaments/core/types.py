@@ -104,9 +104,6 @@ class MatchResult:
             return self.a
         raise ConfigError("unknown_entry", "player not in this match", entry=player)
 
-    def points_of(self, player: EntryId) -> int:
-        return self.points_a if player == self.a else self.points_b
-
 
 @dataclass(frozen=True, slots=True)
 class Pairing:
@@ -140,9 +137,6 @@ class Round:
         for p in self.pairings:
             out += (p.a, p.b)
         return out + list(self.byes)
-
-    def contains(self, a: EntryId, b: EntryId) -> bool:
-        return any({p.a, p.b} == {a, b} for p in self.pairings)
 
 
 def entry_key(entry: Entry) -> tuple[bool, int, float, EntryId]:

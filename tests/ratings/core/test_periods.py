@@ -5,13 +5,7 @@ from datetime import date
 import pytest
 
 from ratings.core import RatingError
-from ratings.core.periods import day_period, day_period_start, month_period, month_start
-
-
-def test_months_are_consecutive_numbers() -> None:
-    assert month_period(date(2024, 2, 29)) - month_period(date(2024, 1, 1)) == 1
-    assert month_period(date(2025, 1, 1)) - month_period(date(2024, 12, 31)) == 1
-    assert month_start(month_period(date(2024, 12, 31))) == date(2024, 12, 1)
+from ratings.core.periods import day_period, day_period_start
 
 
 def test_day_windows() -> None:
