@@ -46,8 +46,11 @@ typecheck: $(DEV_STAMP)
 browser: $(DEV_STAMP)
 	@scripts/ensure-browser
 
+# pytest processes (pytest-xdist): both cores of the reference machine; 0 runs in one process.
+PYTEST_WORKERS ?= 2
+
 pytest: $(DEV_STAMP) browser
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) $(PYTEST_ARGS)
 
 test: lint typecheck pytest
 

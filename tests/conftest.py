@@ -4,6 +4,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -22,6 +23,58 @@ def run_python(
         text=True,
         timeout=120,
     )
+
+
+# Under pytest-xdist these run in one process, one after another: the browser tests
+# (two Chromiums and two live servers at once on a two-core machine would make each
+# page wait for the other's, and their 15 s page timeouts are for slow pages, not a
+# busy machine) and the API fuzz (one committed world and one server for the module).
+ONE_PROCESS = ("tests/browser/", "tests/config/test_api_fuzz.py")
+
+
+def one_process_group(nodeid: str) -> str | None:
+    return next((group for group in ONE_PROCESS if nodeid.startswith(group)), None)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
+    """pytest-xdist's own ``load`` scheduling, except that the first chunk holding a test
+    of a group takes the whole group.  (``--dist=loadgroup`` would say it with marks,
+    but it loses its groups on pytest 9.2, pytest-dev/pytest-xdist#1386, and like
+    ``loadscope`` it keys tests by node id: the API fuzz's operations share one id, and
+    all but one would be dropped.)"""
+    from xdist.scheduler import LoadScheduling
+
+    class GroupedLoadScheduling(LoadScheduling):  # type: ignore[misc]
+        def _send_tests(self, node: Any, num: int) -> None:
+            assert self.collection is not None
+            chunk = set(self.pending[:num])
+            groups = {one_process_group(self.collection[index]) for index in chunk} - {None}
+            sent = [
+                index
+                for index in self.pending
+                if index in chunk or one_process_group(self.collection[index]) in groups
+            ]
+            if sent:
+                taken = set(sent)
+                self.pending[:] = [index for index in self.pending if index not in taken]
+                self.node2pending[node].extend(sent)
+                node.send_runtest_some(sent)
+
+    return GroupedLoadScheduling(config, log)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Under pytest-xdist (``make test`` runs two processes) each process gets its own
+    Celery queue: the broker (``var/celery`` or CI's Redis database) is shared, and a
+    worker started by one process's test must not run, against its own test database,
+    the tasks another process sent.  Test databases are already per process
+    (pytest-django suffixes their names with the worker id)."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if worker:
+        from config.celery import app
+
+        app.conf.task_default_queue = f"celery-{worker}"
 
 
 @pytest.fixture(autouse=True)

@@ -117,7 +117,10 @@ def reference(
                     )
             if not moved:
                 rows = (tuple(me), tuple(opp))
-                leaves[Position(rows if side == 0 else (rows[1], rows[0]))] = (used, pips)
+                leaf = Position(rows if side == 0 else (rows[1], rows[0]))
+                # The same position may end paths of different lengths (the last
+                # checker borne off by one die, or by both): it scores its best path.
+                leaves[leaf] = max(leaves.get(leaf, (used, pips)), (used, pips))
 
         go(list(position.sides[side]), list(position.sides[1 - side]), dice_list, 0, 0, 0)
         return leaves
