@@ -12,6 +12,7 @@ its inputs).  Only transient database errors are retried.
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from celery import shared_task
 from django.core.exceptions import ValidationError
@@ -24,6 +25,16 @@ from tournaments.models import Tournament, WebhookDelivery
 
 logger = logging.getLogger(__name__)
 
+# Transient errors only: a lost connection, or a row lock not granted in time
+# (outbox.locking.Busy); anything else is a bug that a retry would repeat.
+TRANSIENT = (OperationalError, InterfaceError, locking.Busy)
+RETRY: dict[str, Any] = {
+    "autoretry_for": TRANSIENT,
+    "retry_backoff": 2,
+    "retry_backoff_max": 60,
+    "max_retries": 5,
+}
+
 # A task that keeps seeing new results recomputes this many times, then queues itself again.
 MAX_PASSES = 5
 
@@ -35,10 +46,7 @@ def queue(task, *args):  # type: ignore[no-untyped-def]
 
 @shared_task(
     name="tournaments.compute_standings",
-    autoretry_for=(OperationalError, InterfaceError),
-    retry_backoff=2,
-    retry_backoff_max=60,
-    max_retries=5,
+    **RETRY,
 )
 def compute_standings_task(tournament_id: int) -> int | None:
     """Compute the tournament's standings if they were requested; the snapshot's id."""
@@ -66,10 +74,7 @@ def compute_standings_task(tournament_id: int) -> int | None:
 
 @shared_task(
     name="tournaments.result_confirmed",
-    autoretry_for=(OperationalError, InterfaceError, locking.Busy),
-    retry_backoff=2,
-    retry_backoff_max=60,
-    max_retries=5,
+    **RETRY,
 )
 def result_confirmed_task(match_id: int) -> None:
     """A games result became official (queued by ``receivers``): if the match is a
@@ -81,10 +86,7 @@ def result_confirmed_task(match_id: int) -> None:
 
 @shared_task(
     name="tournaments.result_withdrawn",
-    autoretry_for=(OperationalError, InterfaceError, locking.Busy),
-    retry_backoff=2,
-    retry_backoff_max=60,
-    max_retries=5,
+    **RETRY,
 )
 def result_withdrawn_task(match_id: int) -> None:
     """A pairing's match was cancelled (queued by ``receivers``): ask for standings again."""

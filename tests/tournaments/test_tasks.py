@@ -131,9 +131,14 @@ def test_a_result_arriving_during_the_computation_is_not_lost(started_round, mon
 
 
 def test_only_transient_database_errors_are_retried() -> None:
-    task = tasks.compute_standings_task
-    assert set(task.autoretry_for) == {OperationalError, tasks.InterfaceError}
-    assert task.max_retries == 5
+    transient = {OperationalError, tasks.InterfaceError, tasks.locking.Busy}
+    for task in (
+        tasks.compute_standings_task,
+        tasks.result_confirmed_task,
+        tasks.result_withdrawn_task,
+    ):
+        assert set(task.autoretry_for) == transient, task.name
+        assert task.max_retries == 5
     assert set(tasks.deliver_webhook.autoretry_for) == {OperationalError, tasks.InterfaceError}
 
 
