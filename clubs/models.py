@@ -23,8 +23,8 @@ from django_countries.fields import CountryField
 
 from config.engine_messages import PRESET_LABELS, VARIANT_LABELS, message_for
 from engine.errors import EngineError
-from engine.scoring import PRESETS, preset_from_dict
-from engine.variants import VARIANTS
+from engine.rules.scoring import PRESETS, preset_from_dict
+from engine.rules.variants import VARIANTS
 
 
 def variant_choices() -> list[tuple[str, Any]]:

@@ -64,7 +64,7 @@ def _one_of_several(data: Mapping[str, Any]) -> bool:
 # code -> templates, most specific first; the last one of each code needs no data
 # (or only data every raise site of that code passes).
 MESSAGES: dict[str, tuple[Template, ...]] = {
-    # --- a play the rules refuse (engine/movegen/, engine/game.py)
+    # --- a play the rules refuse (engine/movegen/, engine/rules/game.py)
     "must_play": (
         _t(_("A play is possible with these dice, for example %(example)s.")),
         _t(_("A play is possible with these dice.")),
@@ -185,7 +185,7 @@ MESSAGES: dict[str, tuple[Template, ...]] = {
         _t(_("%(move)s: point %(point)s already holds the most checkers allowed on one point.")),
         _t(_("The point already holds the most checkers allowed.")),
     ),
-    # --- actions out of place (engine/game.py, engine/match.py, engine/dice.py)
+    # --- actions out of place (engine/rules/game.py, engine/rules/match.py, engine/rules/dice.py)
     "wrong_phase": (
         _t(_("The game is already over."), lambda d: d.get("phase") == "finished"),
         _t(_("Not allowed now: the game awaits %(phase)s.")),
@@ -259,7 +259,7 @@ MESSAGES: dict[str, tuple[Template, ...]] = {
     "bad_result": (_t(_("A game result needs a winner and at least one point.")),),
     "match_over": (_t(_("The match is already over.")),),
     "game_over": (_t(_("The game is already over.")),),
-    # --- move notation (engine/notation.py)
+    # --- move notation (engine/records/notation.py)
     "bad_token": (
         _t(_("“%(token)s” is not notation.")),
         _t(_("The record cannot be read here.")),
@@ -290,7 +290,7 @@ MESSAGES: dict[str, tuple[Template, ...]] = {
         _t(_("“%(token)s”: dice are written 5-2 and show 1 to 6.")),
         _t(_("Dice are written 5-2 and show 1 to 6.")),
     ),
-    # --- Position ID and Match ID (engine/gnubgid.py)
+    # --- Position ID and Match ID (engine/records/gnubgid.py)
     "bad_id_length": (
         _t(_("The ID has %(length)s characters instead of %(expected)s.")),
         _t(_("The ID has the wrong length.")),
@@ -315,7 +315,7 @@ MESSAGES: dict[str, tuple[Template, ...]] = {
         _t(_("The score is out of range.")),
     ),
     "bad_game_state": (_t(_("The game state in the Match ID is not valid.")),),
-    # --- match files: .mat and SGF (engine/matfile.py, engine/sgf.py)
+    # --- match files: .mat and SGF (engine/records/matfile.py, engine/records/sgf.py)
     "no_games": (_t(_("The file holds no game.")),),
     "no_match_line": (_t(_("The match length line (“N point match”) is missing or misplaced.")),),
     "second_match": (_t(_("A second match length line.")),),
@@ -362,7 +362,7 @@ MESSAGES: dict[str, tuple[Template, ...]] = {
     "match_length": (_t(_("The match length differs from the first game's.")),),
     "sgf_setup": (_t(_("Set-up properties are not supported.")),),
     "bad_move": (_t(_("A move that cannot be read.")),),
-    # --- game records (engine/replay.py) and the command line (engine/cli.py)
+    # --- game records (engine/records/replay.py) and the command line (engine/cli.py)
     "bad_line": (
         _t(_("“%(word)s” is neither a turn nor an action.")),
         _t(_("A line starts with the side (W or B) followed by a turn or a cube action.")),
@@ -384,7 +384,7 @@ MESSAGES: dict[str, tuple[Template, ...]] = {
     "unreadable_file": (_t(_("The file cannot be read as UTF-8 text.")),),
     "bad_preset_file": (_t(_("The scoring rules file is not valid JSON.")),),
     "format_unavailable": (_t(_("This file format cannot be read here.")),),
-    # --- scoring rules (engine/scoring.py)
+    # --- scoring rules (engine/rules/scoring.py)
     "unknown_preset": (
         _t(_("Unknown scoring preset “%(preset)s”.")),
         _t(_("Unknown scoring preset.")),
@@ -458,7 +458,7 @@ MESSAGES: dict[str, tuple[Template, ...]] = {
     "double_after_roll": (_t(_("A double is pending although the dice are rolled.")),),
     "double_and_resign": (_t(_("A double and a resignation cannot both be pending.")),),
     "owned_cube_of_one": (_t(_("A cube at 1 cannot be owned by a player.")),),
-    # --- the Azerbaijani notation (engine/azn.py)
+    # --- the Azerbaijani notation (engine/records/azn.py)
     "unsupported_variant": (_t(_("The Azerbaijani notation records short and long nardy only.")),),
     "bad_number": (
         _t(_("Move %(expected)s was expected here.")),

@@ -12,9 +12,9 @@ and prints only ``{"error": {"code": ..., "reason": ..., ...}}``.
 
 ``plays`` reads the ID as GNU Backgammon does (the side on roll is the mover)
 and writes each resulting position the same way round, nothing swapped.
-``replay`` reads the record syntax described in ``engine.replay`` (``std``),
-Azerbaijani notation (``azn``, ``engine.azn``) or a GNU Backgammon / Jellyfish
-match file (``mat``, ``engine.matfile``; the default for a ``.mat`` file name).
+``replay`` reads the record syntax described in ``engine.records.replay`` (``std``),
+Azerbaijani notation (``azn``, ``engine.records.azn``) or a GNU Backgammon / Jellyfish
+match file (``mat``, ``engine.records.matfile``; the default for a ``.mat`` file name).
 The two importers are loaded only when asked for.
 """
 
@@ -31,14 +31,14 @@ from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
 from engine import movegen
-from engine.board import WHITE
 from engine.errors import EngineError
-from engine.game import GameRules
-from engine.gnubgid import decode_position_id, encode_position_id
-from engine.notation import format_play
-from engine.replay import replay
-from engine.scoring import ScoringPreset, get_preset, preset_from_dict
-from engine.variants import VARIANTS, Variant
+from engine.records.gnubgid import decode_position_id, encode_position_id
+from engine.records.notation import format_play
+from engine.records.replay import replay
+from engine.rules.board import WHITE
+from engine.rules.game import GameRules
+from engine.rules.scoring import ScoringPreset, get_preset, preset_from_dict
+from engine.rules.variants import VARIANTS, Variant
 
 EXIT_BAD_INPUT = 2
 FORMATS = ("std", "azn", "mat")
@@ -100,7 +100,7 @@ def _parser() -> argparse.ArgumentParser:
     ruleset = rep.add_mutually_exclusive_group()
     ruleset.add_argument("--ruleset", help="scoring preset name (default: the variant's)")
     ruleset.add_argument(
-        "--ruleset-file", help="a user-defined scoring preset as JSON (see engine.scoring)"
+        "--ruleset-file", help="a user-defined scoring preset as JSON (see engine.rules.scoring)"
     )
     return parser
 
@@ -196,14 +196,14 @@ def _replay(args: argparse.Namespace) -> Any:
             raise _UsageError(
                 "a .mat file is a backgammon match: --variant and rulesets do not apply"
             )
-        return _importer("engine.matfile", "replay_mat")(_read(args.file))
+        return _importer("engine.records.matfile", "replay_mat")(_read(args.file))
     if not args.variant:
         raise _UsageError(f"--variant is required with --format {fmt}")
     variant = _variant(args.variant)
     preset = _preset(args)
     text = _read(args.file)
     if fmt == "azn":
-        return _importer("engine.azn", "replay_azn")(text, variant, preset)
+        return _importer("engine.records.azn", "replay_azn")(text, variant, preset)
     return replay(text, GameRules(variant, scoring=preset)).to_dict()
 
 

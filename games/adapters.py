@@ -1,6 +1,6 @@
 """The one adapter between stored games and the rules engine.
 
-Stored turns are replayed through ``engine.game`` to rebuild a game's state;
+Stored turns are replayed through ``engine.rules.game`` to rebuild a game's state;
 a new turn is checked by applying it to that state.  Player 1 is the engine's
 White (side 0), player 2 Black (side 1).
 """
@@ -16,14 +16,14 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from config.engine_messages import message_for
-from engine import game as eg
-from engine import match as em
-from engine.dice import RecordedDice
 from engine.errors import EngineError, GameStateError
-from engine.gnubgid import encode_position_id
-from engine.notation import parse_moves
-from engine.scoring import ScoringPreset, get_preset, preset_from_dict
-from engine.variants import Opening, get_variant
+from engine.records.gnubgid import encode_position_id
+from engine.records.notation import parse_moves
+from engine.rules import game as eg
+from engine.rules import match as em
+from engine.rules.dice import RecordedDice
+from engine.rules.scoring import ScoringPreset, get_preset, preset_from_dict
+from engine.rules.variants import Opening, get_variant
 from games import scorecheck
 from games.models import Game, GameEnd, Match, Turn, TurnKind
 
@@ -267,7 +267,7 @@ def game_log(games: Iterable[Game]) -> list[dict[str, Any]]:
 
 def log_from_mat(match: Match, text: str) -> tuple[list[dict[str, Any]], tuple[int, int]]:
     """The games and final score of a .mat file, validated play by play by the engine."""
-    from engine.matfile import replay_mat  # the engine's .mat importer
+    from engine.records.matfile import replay_mat  # the engine's .mat importer
 
     try:
         report = replay_mat(text)

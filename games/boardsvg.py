@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from engine.board import BAR, OFF, Position
-from engine.variants import Variant
+from engine.rules.board import BAR, OFF, Position
+from engine.rules.variants import Variant
 
 # Sizes in SVG user units (the browser scales the whole drawing to its width).
 MARGIN = 8

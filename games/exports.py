@@ -2,7 +2,7 @@
 and ``.sgf``, written by the engine's exporters.
 
 The stored turns of every finished game are fed, in order, to the engine's
-match builder (``engine.matfile.MatchBuilder``), which replays and checks
+match builder (``engine.records.matfile.MatchBuilder``), which replays and checks
 them exactly as it checks an imported file; the checked match is what the
 exporters write.  So an export always reads back to the same games.
 
@@ -21,9 +21,9 @@ from typing import Any
 
 from django.utils import timezone
 
-from engine import matfile, sgf
-from engine.notation import parse_moves
-from engine.variants import get_variant
+from engine.records import matfile, sgf
+from engine.records.notation import parse_moves
+from engine.rules.variants import get_variant
 from games import adapters
 from games.models import Game, GameEnd, Match, TurnKind
 

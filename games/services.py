@@ -24,9 +24,9 @@ from django.utils.translation import gettext as _
 from clubs import permissions
 from clubs.models import Discipline, Federation, Player
 from config.engine_messages import message_for, variant_label
-from engine import game as eg
 from engine.errors import EngineError
-from engine.notation import format_moves, parse_moves
+from engine.records.notation import format_moves, parse_moves
+from engine.rules import game as eg
 from games import adapters, clocks, scorecheck
 from games import permissions as side_rules
 from games.events import result_confirmed, result_withdrawn
@@ -1139,8 +1139,8 @@ def import_mat(
     confirm (a money session is closed at its final score).  Anything wrong
     refuses the whole file: nothing is saved.
     """
-    from engine import matfile
-    from engine.notation import format_play
+    from engine.records import matfile
+    from engine.records.notation import format_play
 
     try:
         parsed = matfile.parse_mat(file_text)

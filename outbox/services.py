@@ -63,10 +63,16 @@ def dedupe_key(task_name: str, args: tuple[Any, ...] | list[Any], kwargs: dict[s
 def queue_on_commit(task: Any, *args: Any, countdown: float | None = None, **kwargs: Any) -> None:
     """Record ``task(*args, **kwargs)`` as owed by the current transaction; send it on commit.
 
-    Outside a transaction the row is written and sent at once.  ``countdown``
-    (seconds) asks the worker to run it no earlier than that.
+    ``task`` is a Celery task or its registered name: a service owes a task by
+    name, so the service module need not import the task module that calls it
+    back (no import circle).  Outside a transaction the row is written and
+    sent at once.  ``countdown`` (seconds) asks the worker to run it no earlier
+    than that.
     """
-    name = task.name
+    if isinstance(task, str):
+        name, task = task, None
+    else:
+        name = task.name
     now = timezone.now()
     # The arguments travel as JSON, like Celery's own messages: refuse anything else now.
     json.dumps([list(args), kwargs])

@@ -23,7 +23,7 @@ through the fast generators:
 
 - ``pinning`` (Plakoto): landing on a lone opposing checker pins it; a pinned
   checker cannot move, and its point is closed to its owner while pinned;
-  pins and the mother live in ``Position.extra`` (engine/board.py);
+  pins and the mother live in ``Position.extra`` (engine/rules/board.py);
 - ``no_hit_and_hide_in_home`` (Caucasian): a checker that hit in its owner's
   home may not, that turn, land on an own checker or bear off, unless no
   other step plays that die (checked step by step);

@@ -7,7 +7,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from itertools import compress
 
-from engine.board import BAR, OFF, POINTS, Position
 from engine.movegen.primitives import (
     _BAR_ONLY,
     _HIT_WEIGHT,
@@ -21,7 +20,8 @@ from engine.movegen.primitives import (
     _Found,
     _Rules,
 )
-from engine.plays import Play, Step
+from engine.rules.board import BAR, OFF, POINTS, Position
+from engine.rules.plays import Play, Step
 
 
 def _two_dice(r: _Rules, side: int, position: Position, a: int, b: int) -> list[Play]:

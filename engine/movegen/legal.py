@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.board import Position
 from engine.movegen.fast import _doubles, _doubles_in_play, _two_dice
 from engine.movegen.primitives import _build, _rules, dice_moves
 from engine.movegen.search import _search, _second_head_checker
 from engine.movegen.special import _special_plays
-from engine.plays import Play
-from engine.variants import Variant
+from engine.rules.board import Position
+from engine.rules.plays import Play
+from engine.rules.variants import Variant
 
 
 def legal_plays(

@@ -7,7 +7,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from engine.board import BAR, OFF, POINTS, Position
 from engine.errors import IllegalPlay
 from engine.movegen.legal import legal_plays
 from engine.movegen.matching_special import _find_special
@@ -20,8 +19,9 @@ from engine.movegen.refusals import (
     _worst_failure,
 )
 from engine.movegen.search import _search, _second_head_checker
-from engine.plays import Move, Play, Step
-from engine.variants import Variant
+from engine.rules.board import BAR, OFF, POINTS, Position
+from engine.rules.plays import Move, Play, Step
+from engine.rules.variants import Variant
 
 
 def _routes(move: Move, dice: list[int]) -> list[tuple[int, ...]]:

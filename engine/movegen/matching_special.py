@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from engine.board import BAR, OFF, Position
 from engine.errors import IllegalPlay
 from engine.movegen.primitives import _Rules
 from engine.movegen.refusals import (
@@ -17,7 +16,8 @@ from engine.movegen.refusals import (
     _worst_failure,
 )
 from engine.movegen.special import _SState, _Turn
-from engine.plays import Move, Play, Step
+from engine.rules.board import BAR, OFF, Position
+from engine.rules.plays import Move, Play, Step
 
 _SPECIAL_REASONS = {
     "no_checker": "{move}: you have no checker {where}",

@@ -9,9 +9,9 @@ from dataclasses import fields
 from operator import itemgetter
 from typing import Any
 
-from engine.board import BAR, POINTS, Position
-from engine.plays import Play, Step
-from engine.variants import Variant
+from engine.rules.board import BAR, POINTS, Position
+from engine.rules.plays import Play, Step
+from engine.rules.variants import Variant
 
 HOME = 6  # own points 1..6 are home in every variant (RULES §1)
 _DIE_MAX = 6

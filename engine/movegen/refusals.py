@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.board import BAR, OFF
 from engine.errors import IllegalPlay
-from engine.plays import Move, Play, Step
+from engine.rules.board import BAR, OFF
+from engine.rules.plays import Move, Play, Step
 
 
 def _token(o: int, d: int, hit: bool = False) -> str:

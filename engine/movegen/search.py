@@ -8,7 +8,6 @@ from collections.abc import Iterable
 from itertools import compress
 from typing import Any
 
-from engine.board import BAR, OFF, POINTS, Position
 from engine.movegen.primitives import (
     _BAR_ONLY,
     HOME,
@@ -18,7 +17,8 @@ from engine.movegen.primitives import (
     _Rules,
     _step,
 )
-from engine.plays import Step
+from engine.rules.board import BAR, OFF, POINTS, Position
+from engine.rules.plays import Step
 
 
 class _Search:

@@ -15,11 +15,11 @@ from collections.abc import Iterable
 from itertools import compress
 from typing import Any, cast
 
-from engine.board import BAR, OFF, POINTS, Position
 from engine.errors import GameStateError
 from engine.movegen.primitives import _BAR_ONLY, _POINT_RANGE, HOME, _Rules, _step
-from engine.plays import Play, Step
-from engine.variants import Variant
+from engine.rules.board import BAR, OFF, POINTS, Position
+from engine.rules.plays import Play, Step
+from engine.rules.variants import Variant
 
 # (mover's row, opponent's counts on my points, hit points as bits, my points
 # where an opposing checker is pinned under mine as bits, hitters per home

@@ -44,14 +44,14 @@ from django.views.decorators.http import require_GET, require_POST
 
 from clubs import permissions
 from config.engine_messages import message_for, result_label
-from engine import game as eg
 from engine import movegen
-from engine.board import BAR, OFF
-from engine.dice import RecordedDice
 from engine.errors import EngineError
-from engine.notation import format_play
-from engine.plays import Move, Play, Step
-from engine.variants import Variant, get_variant
+from engine.records.notation import format_play
+from engine.rules import game as eg
+from engine.rules.board import BAR, OFF
+from engine.rules.dice import RecordedDice
+from engine.rules.plays import Move, Play, Step
+from engine.rules.variants import Variant, get_variant
 from games import adapters, boardsvg, queries, services, visibility
 from games import permissions as side_rules
 from games.models import (

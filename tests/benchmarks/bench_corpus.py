@@ -5,7 +5,7 @@
 Reads every ``.mat`` record under ``../shared/corpus`` (relative to the project
 root) and times two imports of all of them in the same run:
 
-- engine: ``engine.matfile.parse_mat`` as shipped: parse, replay every game,
+- engine: ``engine.records.matfile.parse_mat`` as shipped: parse, replay every game,
   each checker play matched against the engine's legal plays;
 - reference: the same reader and replay with each checker play checked by
   gnubg-nn instead: the position converted to gnubg's board, its legal plays
@@ -32,10 +32,10 @@ if __package__ in (None, ""):
 
 import gnubg_nn
 
-from engine import game as g
 from engine.errors import IllegalPlay
-from engine.matfile import PLAY, MatchBuilder, MatMatch, parse_mat
-from engine.plays import Move, Play
+from engine.records.matfile import PLAY, MatchBuilder, MatMatch, parse_mat
+from engine.rules import game as g
+from engine.rules.plays import Move, Play
 from tests.engine.gnubg_oracle import from_gnubg, to_gnubg
 
 ROOT = Path(__file__).resolve().parents[2]

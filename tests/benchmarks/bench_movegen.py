@@ -23,7 +23,7 @@ if __package__ in (None, ""):
 import gnubg_nn
 
 from engine.movegen import legal_plays
-from engine.variants import SHORT
+from engine.rules.variants import SHORT
 from tests.engine.differential import sample_positions
 from tests.engine.gnubg_oracle import to_gnubg
 

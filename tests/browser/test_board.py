@@ -16,10 +16,10 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import expect
 
-from engine import game as eg
-from engine.dice import RecordedDice
-from engine.notation import format_play, parse_moves
-from engine.variants import get_variant
+from engine.records.notation import format_play, parse_moves
+from engine.rules import game as eg
+from engine.rules.dice import RecordedDice
+from engine.rules.variants import get_variant
 from games.models import Match, MatchState, ReportSource, TurnKind
 from tests.factories import MatchFactory
 

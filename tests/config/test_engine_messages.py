@@ -19,12 +19,12 @@ from config.engine_messages import (
     message_for,
     result_label,
 )
-from engine import game as eg
-from engine import matfile
 from engine.errors import EngineError
-from engine.notation import parse_moves
-from engine.scoring import PRESETS
-from engine.variants import VARIANTS
+from engine.records import matfile
+from engine.records.notation import parse_moves
+from engine.rules import game as eg
+from engine.rules.scoring import PRESETS
+from engine.rules.variants import VARIANTS
 from tests.conftest import ROOT
 
 ENGINE = ROOT / "engine"
@@ -182,7 +182,7 @@ SAMPLES: dict[str, Any] = {
     "expected": 2, "field": "e5", "file": "record.txt", "game": 3, "got": 1, "higher": 6,
     "id": "4HPwATDgc/ABMA", "key": "length", "keys": ["colour"], "known": ["short", "long"],
     "length": 7, "level": "mars x9", "levels": ["single", "mars"], "line": 12, "loser": 1,
-    "maximum": 999999999, "module": "engine.azn", "move": "24/21", "move_number": 5,
+    "maximum": 999999999, "module": "engine.records.azn", "move": "24/21", "move_number": 5,
     "multiplier": 0, "name": "mars", "needed": 2, "offset": 4, "on_roll": True,
     "option": "beaver", "outside": 3, "owner": 1, "phase": "play", "playable": 2, "played": 1,
     "point": 24, "points": [5, 7], "preset": "custom", "remaining": 0, "rule": 2,

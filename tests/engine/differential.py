@@ -20,10 +20,10 @@ from dataclasses import dataclass
 
 import gnubg_nn
 
-from engine.board import BAR, OFF, Position
 from engine.movegen import legal_plays
-from engine.plays import Play
-from engine.variants import HYPERGAMMON, NACKGAMMON, SHORT, Variant, get_variant
+from engine.rules.board import BAR, OFF, Position
+from engine.rules.plays import Play
+from engine.rules.variants import HYPERGAMMON, NACKGAMMON, SHORT, Variant, get_variant
 from tests.engine.gnubg_oracle import from_gnubg, oracle_plays, to_gnubg
 
 ROLLS: tuple[tuple[int, int], ...] = tuple((a, b) for a in range(1, 7) for b in range(1, a + 1))

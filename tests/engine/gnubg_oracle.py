@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import gnubg_nn
 
-from engine.board import Position
+from engine.rules.board import Position
 
 GnubgBoard = list[list[int]]
 

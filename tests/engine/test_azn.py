@@ -1,4 +1,4 @@
-"""Azerbaijani notation (engine/azn.py, RULES.md §8): fields, records, the
+"""Azerbaijani notation (engine/records/azn.py, RULES.md §8): fields, records, the
 "Nauka i Zhizn" game with its OCR slips, and random games in both notations."""
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import game as g
 from engine import movegen
-from engine.azn import (
+from engine.errors import EngineError
+from engine.records.azn import (
     BEAR_OFF,
     ENTER,
     FIELDS,
@@ -30,13 +30,13 @@ from engine.azn import (
     replay_azn,
     to_replay_text,
 )
-from engine.board import BAR, BLACK, OFF, WHITE, Position
-from engine.dice import SeededDice
-from engine.errors import EngineError
-from engine.plays import Move, Play
-from engine.replay import format_line, replay
-from engine.scoring import get_preset
-from engine.variants import LONG, SHORT, Variant
+from engine.records.replay import format_line, replay
+from engine.rules import game as g
+from engine.rules.board import BAR, BLACK, OFF, WHITE, Position
+from engine.rules.dice import SeededDice
+from engine.rules.plays import Move, Play
+from engine.rules.scoring import get_preset
+from engine.rules.variants import LONG, SHORT, Variant
 
 DATA = Path(__file__).parent / "data" / "azn"
 
@@ -139,7 +139,7 @@ def test_field_of_refuses_the_bar_and_off_and_point_of_a_non_field() -> None:
 
 
 def test_other_boards_are_refused() -> None:
-    from engine.variants import get_variant
+    from engine.rules.variants import get_variant
 
     with pytest.raises(AznError) as info:
         parse_azn("1. 5/1 c1—b2.", get_variant("chase"))

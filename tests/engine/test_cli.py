@@ -12,16 +12,16 @@ from typing import Any
 import gnubg_nn
 import pytest
 
-from engine import game as g
 from engine import movegen
-from engine.board import BAR, WHITE, Position
 from engine.cli import main
-from engine.dice import SeededDice
-from engine.gnubgid import decode_position_id, encode_position_id
-from engine.notation import format_play, parse_moves
-from engine.replay import position_dict
-from engine.scoring import PRESETS
-from engine.variants import HYPERGAMMON, LONG, SHORT, VARIANTS, Variant
+from engine.records.gnubgid import decode_position_id, encode_position_id
+from engine.records.notation import format_play, parse_moves
+from engine.records.replay import position_dict
+from engine.rules import game as g
+from engine.rules.board import BAR, WHITE, Position
+from engine.rules.dice import SeededDice
+from engine.rules.scoring import PRESETS
+from engine.rules.variants import HYPERGAMMON, LONG, SHORT, VARIANTS, Variant
 from tests.engine.test_replay import random_record
 
 START_ID = "4HPwATDgc/ABMA"
@@ -380,8 +380,8 @@ def test_replay_dispatches_by_format(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     azn, mat = _Calls(), _Calls()
-    monkeypatch.setitem(sys.modules, "engine.azn", SimpleNamespace(replay_azn=azn))
-    monkeypatch.setitem(sys.modules, "engine.matfile", SimpleNamespace(replay_mat=mat))
+    monkeypatch.setitem(sys.modules, "engine.records.azn", SimpleNamespace(replay_azn=azn))
+    monkeypatch.setitem(sys.modules, "engine.records.matfile", SimpleNamespace(replay_mat=mat))
     record = write(tmp_path, "game.txt", "1. 5/1 c1-b2\n")
     code, out = run_inline(
         capsys, "replay", record, "--format", "azn", "--variant", "long", "--ruleset", "single"
@@ -399,13 +399,13 @@ def test_replay_dispatches_by_format(
 def test_a_missing_importer_is_a_clear_error(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setitem(sys.modules, "engine.azn", None)
+    monkeypatch.setitem(sys.modules, "engine.records.azn", None)
     record = write(tmp_path, "game.txt", "1. 5/1 c1-b2\n")
     code, out = run_inline(capsys, "replay", record, "--format", "azn", "--variant", "long")
     assert (code, out["error"]["code"], out["error"]["module"]) == (
         2,
         "format_unavailable",
-        "engine.azn",
+        "engine.records.azn",
     )
 
 

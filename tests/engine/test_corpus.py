@@ -21,10 +21,19 @@ import gnubg
 import gnubg_nn
 import pytest
 
-from engine.board import Position
-from engine.matfile import DOUBLE, DROP, PLAY, TAKE, MatError, MatMatch, export_mat, parse_mat
-from engine.notation import parse_moves
-from engine.sgf import export_sgf, parse_sgf
+from engine.records.matfile import (
+    DOUBLE,
+    DROP,
+    PLAY,
+    TAKE,
+    MatError,
+    MatMatch,
+    export_mat,
+    parse_mat,
+)
+from engine.records.notation import parse_moves
+from engine.records.sgf import export_sgf, parse_sgf
+from engine.rules.board import Position
 from tests.engine.gnubg_oracle import to_gnubg
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.variants import HYPERGAMMON, NACKGAMMON, SHORT, Variant
+from engine.rules.variants import HYPERGAMMON, NACKGAMMON, SHORT, Variant
 from tests.engine.differential import run
 
 

@@ -6,15 +6,15 @@ from collections.abc import Callable
 
 import pytest
 
-from engine import game as g
-from engine.board import BAR, BLACK, OFF, WHITE, Position
-from engine.dice import RecordedDice, SeededDice
 from engine.errors import GameStateError, IllegalPlay
-from engine.notation import parse_moves
-from engine.plays import Play
-from engine.replay import replay
-from engine.scoring import PRESETS
-from engine.variants import HYPERGAMMON, LONG, NACKGAMMON, SHORT, Opening, Variant
+from engine.records.notation import parse_moves
+from engine.records.replay import replay
+from engine.rules import game as g
+from engine.rules.board import BAR, BLACK, OFF, WHITE, Position
+from engine.rules.dice import RecordedDice, SeededDice
+from engine.rules.plays import Play
+from engine.rules.scoring import PRESETS
+from engine.rules.variants import HYPERGAMMON, LONG, NACKGAMMON, SHORT, Opening, Variant
 
 SHORT_RULES = g.GameRules(SHORT)
 DICELESS = dataclasses.replace(LONG, name="long-diceless", mover_names_dice=True)

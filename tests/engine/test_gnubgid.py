@@ -12,9 +12,8 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from engine.board import BAR, BLACK, OFF, SLOTS, WHITE, Position
 from engine.errors import PositionIdError
-from engine.gnubgid import (
+from engine.records.gnubgid import (
     GameState,
     MatchKey,
     Resign,
@@ -23,7 +22,8 @@ from engine.gnubgid import (
     encode_match_id,
     encode_position_id,
 )
-from engine.variants import HYPERGAMMON, LONG, NACKGAMMON, SHORT
+from engine.rules.board import BAR, BLACK, OFF, SLOTS, WHITE, Position
+from engine.rules.variants import HYPERGAMMON, LONG, NACKGAMMON, SHORT
 
 GnubgBoard = tuple[list[int], list[int]]
 

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import pytest
 
-from engine.board import BLACK, OFF, WHITE, Position
 from engine.errors import IllegalPlay
 from engine.movegen import find_play, is_first_turn, legal_plays
-from engine.plays import Move, Play
-from engine.variants import LONG
+from engine.rules.board import BLACK, OFF, WHITE, Position
+from engine.rules.plays import Move, Play
+from engine.rules.variants import LONG
 
 START = LONG.start_position()
 

@@ -2,12 +2,12 @@ from __future__ import annotations
 
 import pytest
 
-from engine import game as g
-from engine.board import BLACK, WHITE
-from engine.dice import RecordedDice
 from engine.errors import GameStateError
-from engine.match import Match
-from engine.variants import LONG, SHORT
+from engine.rules import game as g
+from engine.rules.board import BLACK, WHITE
+from engine.rules.dice import RecordedDice
+from engine.rules.match import Match
+from engine.rules.variants import LONG, SHORT
 
 SHORT_RULES = g.GameRules(SHORT)
 

@@ -1,4 +1,4 @@
-"""The .mat importer, checker and exporter (engine.matfile)."""
+"""The .mat importer, checker and exporter (engine.records.matfile)."""
 
 from __future__ import annotations
 
@@ -7,12 +7,9 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from engine import game as g
 from engine import movegen
-from engine.board import BAR, OFF, Position
-from engine.dice import SeededDice
 from engine.errors import EngineError
-from engine.matfile import (
+from engine.records.matfile import (
     BEAVER,
     DOUBLE,
     DROP,
@@ -26,9 +23,12 @@ from engine.matfile import (
     replay_mat,
     written_play,
 )
-from engine.notation import format_play, parse_moves
-from engine.plays import Move, Play
-from engine.variants import HYPERGAMMON, NACKGAMMON, SHORT, Variant
+from engine.records.notation import format_play, parse_moves
+from engine.rules import game as g
+from engine.rules.board import BAR, OFF, Position
+from engine.rules.dice import SeededDice
+from engine.rules.plays import Move, Play
+from engine.rules.variants import HYPERGAMMON, NACKGAMMON, SHORT, Variant
 from tests.engine.differential import sample_positions
 
 # --- Random legal matches written in each dialect -------------------------------------

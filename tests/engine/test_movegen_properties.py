@@ -14,10 +14,10 @@ from functools import cache
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.board import BAR, OFF, POINTS, Position
 from engine.movegen import find_play, is_first_turn, legal_plays
-from engine.plays import Move, Play
-from engine.variants import HYPERGAMMON, LONG, NACKGAMMON, SHORT, Variant
+from engine.rules.board import BAR, OFF, POINTS, Position
+from engine.rules.plays import Move, Play
+from engine.rules.variants import HYPERGAMMON, LONG, NACKGAMMON, SHORT, Variant
 
 VARIANTS = [SHORT, LONG, NACKGAMMON, HYPERGAMMON]
 HOME = 6

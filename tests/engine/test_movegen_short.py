@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from engine.board import BAR, BLACK, OFF, WHITE, Position
 from engine.errors import IllegalPlay
 from engine.movegen import dice_moves, find_play, legal_plays
-from engine.plays import Move, Play
-from engine.variants import HYPERGAMMON, NACKGAMMON, SHORT, Variant
+from engine.rules.board import BAR, BLACK, OFF, WHITE, Position
+from engine.rules.plays import Move, Play
+from engine.rules.variants import HYPERGAMMON, NACKGAMMON, SHORT, Variant
 
 START = SHORT.start_position()
 

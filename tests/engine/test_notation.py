@@ -12,9 +12,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.board import BAR, OFF, SLOTS, Position
 from engine.errors import NotationError
-from engine.notation import (
+from engine.records.notation import (
     format_moves,
     format_play,
     format_turn,
@@ -22,7 +21,8 @@ from engine.notation import (
     parse_turn,
     play_journeys,
 )
-from engine.plays import Move, Play, Step
+from engine.rules.board import BAR, OFF, SLOTS, Position
+from engine.rules.plays import Move, Play, Step
 
 GnubgBoard = tuple[list[int], list[int]]
 GnubgMove = tuple[tuple[int, int], ...]

@@ -31,16 +31,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import game as g
-from engine.azn import parse_azn, replay_azn
 from engine.errors import EngineError
-from engine.gnubgid import decode_match_id, decode_position_id
-from engine.matfile import MatError, parse_mat
-from engine.notation import parse_moves, parse_turn
-from engine.replay import ReplayError, replay
-from engine.scoring import preset_from_dict
-from engine.sgf import SgfError, parse_sgf
-from engine.variants import LONG, SHORT, VARIANTS
+from engine.records.azn import parse_azn, replay_azn
+from engine.records.gnubgid import decode_match_id, decode_position_id
+from engine.records.matfile import MatError, parse_mat
+from engine.records.notation import parse_moves, parse_turn
+from engine.records.replay import ReplayError, replay
+from engine.records.sgf import SgfError, parse_sgf
+from engine.rules import game as g
+from engine.rules.scoring import preset_from_dict
+from engine.rules.variants import LONG, SHORT, VARIANTS
 from tests.engine.test_cli import run
 from tests.engine.test_matfile import SHORT_MATCH
 from tests.engine.test_sgf import SHORT_SGF
@@ -491,7 +491,7 @@ OLD_DICE = re.compile(r"(?P<a>[0-9?])\s*-?\s*(?P<b>[0-9?])(?:\s*-?\s*(?P<c>[0-9]
 @settings(max_examples=400, deadline=None)
 @given(line=st.text(alphabet=' \t;[]"a1:', max_size=24))
 def test_header_reader_agrees_with_the_old_pattern(line: str) -> None:
-    from engine.matfile import _header
+    from engine.records.matfile import _header
 
     old = OLD_HEADER.fullmatch(line)
     assert _header(line) == (None if old is None else (old["key"], old["value"]))
@@ -500,7 +500,7 @@ def test_header_reader_agrees_with_the_old_pattern(line: str) -> None:
 @settings(max_examples=400, deadline=None)
 @given(line=st.text(alphabet=" \tab12:", max_size=24))
 def test_score_reader_agrees_with_the_old_pattern(line: str) -> None:
-    from engine.matfile import _score_line
+    from engine.records.matfile import _score_line
 
     old = OLD_SCORE.fullmatch(line)
     expected = None if old is None else (old["n1"], old["s1"], old["n2"], old["s2"])

@@ -4,12 +4,12 @@ import random
 
 import pytest
 
-from engine import game as g
-from engine.board import BAR, BLACK, WHITE, Position
-from engine.dice import SeededDice
-from engine.plays import Play
-from engine.replay import ReplayError, format_line, position_dict, replay
-from engine.variants import HYPERGAMMON, LONG, NACKGAMMON, SHORT, Variant, get_variant
+from engine.records.replay import ReplayError, format_line, position_dict, replay
+from engine.rules import game as g
+from engine.rules.board import BAR, BLACK, WHITE, Position
+from engine.rules.dice import SeededDice
+from engine.rules.plays import Play
+from engine.rules.variants import HYPERGAMMON, LONG, NACKGAMMON, SHORT, Variant, get_variant
 
 
 def random_record(

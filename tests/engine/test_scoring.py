@@ -9,12 +9,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import game as g
 from engine import movegen
-from engine.board import BAR, BLACK, WHITE, Position
-from engine.dice import SeededDice
 from engine.errors import EngineError
-from engine.scoring import (
+from engine.rules import game as g
+from engine.rules.board import BAR, BLACK, WHITE, Position
+from engine.rules.dice import SeededDice
+from engine.rules.scoring import (
     CONDITIONS,
     PRESETS,
     ScoringPreset,
@@ -24,7 +24,7 @@ from engine.scoring import (
     preset_from_dict,
     score,
 )
-from engine.variants import CHASE, LONG, SHORT
+from engine.rules.variants import CHASE, LONG, SHORT
 
 # White has won (all off); black's position varies.  Short family: black's
 # point q is white's 25 - q, so black's 1..6 is black's home and black's 19..24

@@ -2,10 +2,10 @@ from __future__ import annotations
 
 import pytest
 
-from engine.board import BAR, OFF
-from engine.matfile import MatError, parse_mat
-from engine.sgf import SgfError, export_sgf, parse_sgf
-from engine.variants import NACKGAMMON
+from engine.records.matfile import MatError, parse_mat
+from engine.records.sgf import SgfError, export_sgf, parse_sgf
+from engine.rules.board import BAR, OFF
+from engine.rules.variants import NACKGAMMON
 from tests.engine.test_matfile import DIALECTS, random_match, write_mat
 
 # The .mat record SHORT below, as GNU Backgammon writes it in SGF.
@@ -34,7 +34,7 @@ def test_points_are_letters_in_whites_numbering_for_both_sides() -> None:
     # Black entering on its 18 (White's 7, "g") from the bar ("y"); White bearing off ("z").
     moves = parse_sgf(SHORT_SGF)
     assert moves.games[0].actions[1].moves[0].origin == 8
-    from engine.sgf import _letter, _point
+    from engine.records.sgf import _letter, _point
 
     assert [_point(c, 0) for c in "axyz"] == [1, 24, BAR, OFF]
     assert [_point(c, 1) for c in "axyz"] == [24, 1, BAR, OFF]

@@ -7,9 +7,9 @@ are only there to make up fifteen.
 
 from __future__ import annotations
 
-from engine.board import OFF, WHITE
 from engine.movegen import legal_plays
-from engine.variants import SHORT, get_variant
+from engine.rules.board import OFF, WHITE
+from engine.rules.variants import SHORT, get_variant
 from tests.engine.variant_helpers import find_error, plays_of, pos, results
 
 CAUCASIAN = get_variant("caucasian")

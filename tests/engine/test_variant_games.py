@@ -14,16 +14,16 @@ from typing import Any
 
 import pytest
 
-from engine import game as g
-from engine.board import BAR, BLACK, OFF, WHITE, Position, other
 from engine.cli import main
-from engine.dice import RecordedDice, SeededDice
 from engine.errors import EngineError, GameStateError
-from engine.match import Match
-from engine.notation import parse_moves
-from engine.replay import format_line, replay
-from engine.scoring import PRESETS, get_preset, preset_from_dict
-from engine.variants import VARIANTS, Opening, Variant, get_variant
+from engine.records.notation import parse_moves
+from engine.records.replay import format_line, replay
+from engine.rules import game as g
+from engine.rules.board import BAR, BLACK, OFF, WHITE, Position, other
+from engine.rules.dice import RecordedDice, SeededDice
+from engine.rules.match import Match
+from engine.rules.scoring import PRESETS, get_preset, preset_from_dict
+from engine.rules.variants import VARIANTS, Opening, Variant, get_variant
 
 ROOT = Path(__file__).resolve().parents[2]
 ALL = sorted(VARIANTS)

@@ -3,9 +3,9 @@ while a checker can move), and at most five own checkers on a point."""
 
 from __future__ import annotations
 
-from engine.board import BAR, WHITE
 from engine.movegen import legal_plays
-from engine.variants import SHORT, get_variant
+from engine.rules.board import BAR, WHITE
+from engine.rules.variants import SHORT, get_variant
 from tests.engine.variant_helpers import find, find_error, plays_of, pos, results
 
 OLD = get_variant("old-english")

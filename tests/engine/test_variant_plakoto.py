@@ -7,9 +7,9 @@ White's point q is black's 25 - q.  Pins live in ``Position.extra["pinned"]``
 
 from __future__ import annotations
 
-from engine.board import BLACK, OFF, WHITE
 from engine.movegen import legal_plays
-from engine.variants import get_variant
+from engine.rules.board import BLACK, OFF, WHITE
+from engine.rules.variants import get_variant
 from tests.engine.variant_helpers import assert_valid, find, find_error, plays_of, pos
 
 PLAKOTO = get_variant("plakoto")

@@ -12,11 +12,11 @@ import random
 
 import pytest
 
-from engine.board import BAR, BLACK, OFF, OPPOSITE, SAME_DIRECTION, SHARED, WHITE, Position
 from engine.errors import GameStateError
 from engine.movegen import dice_moves, explode, find_play, is_first_turn, legal_plays
-from engine.notation import format_play, parse_moves
-from engine.variants import LONG, SHORT, VARIANTS, Opening, get_variant
+from engine.records.notation import format_play, parse_moves
+from engine.rules.board import BAR, BLACK, OFF, OPPOSITE, SAME_DIRECTION, SHARED, WHITE, Position
+from engine.rules.variants import LONG, SHORT, VARIANTS, Opening, get_variant
 from tests.engine.differential import sample_positions
 from tests.engine.variant_helpers import (
     assert_valid,

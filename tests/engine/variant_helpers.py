@@ -7,12 +7,12 @@ from typing import Any
 
 import pytest
 
-from engine.board import BAR, OFF, OPPOSITE, POINTS, WHITE, Geometry, Position
 from engine.errors import IllegalPlay
 from engine.movegen import find_play, legal_plays
-from engine.notation import format_play, parse_moves
-from engine.plays import Play
-from engine.variants import Variant
+from engine.records.notation import format_play, parse_moves
+from engine.rules.board import BAR, OFF, OPPOSITE, POINTS, WHITE, Geometry, Position
+from engine.rules.plays import Play
+from engine.rules.variants import Variant
 
 
 def pos(

@@ -9,8 +9,8 @@ from typing import Any
 
 from django.utils import timezone
 
-from engine import game as eg
-from engine.notation import format_play
+from engine.records.notation import format_play
+from engine.rules import game as eg
 from games import adapters, services
 from games.models import Match, Turn, TurnKind
 
@@ -65,7 +65,8 @@ def play_out(match: Match, seed: int = 1, max_turns: int = 2000) -> int:
         if state.phase is eg.Phase.ROLL:
             dice = (rng.randint(1, 6), rng.randint(1, 6))
             rolled = eg.roll(
-                state, __import__("engine.dice", fromlist=["RecordedDice"]).RecordedDice([dice])
+                state,
+                __import__("engine.rules.dice", fromlist=["RecordedDice"]).RecordedDice([dice]),
             )
         else:
             dice, rolled = state.dice, state

@@ -8,10 +8,10 @@ import re
 import pytest
 from django.urls import reverse
 
-from engine import game as eg
-from engine.dice import RecordedDice
-from engine.notation import parse_moves
-from engine.variants import get_variant
+from engine.records.notation import parse_moves
+from engine.rules import game as eg
+from engine.rules.dice import RecordedDice
+from engine.rules.variants import get_variant
 from games import boardsvg, services
 from games.models import Match, TurnKind
 from tests.factories import DisciplineFactory, MatchFactory

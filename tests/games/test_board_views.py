@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 
 from clubs.models import Role
-from engine.variants import get_variant
+from engine.rules.variants import get_variant
 from games import boardsvg, services
 from games.models import Match, Turn, TurnKind
 from tests.factories import DisciplineFactory, MatchFactory, UserFactory, grant
@@ -300,8 +300,8 @@ def test_legal_plays_of_entered_dice_in_the_roll_phase(client) -> None:  # type:
 
 def test_no_legal_move_is_one_empty_play(client) -> None:  # type: ignore[no-untyped-def]
     """A checker on the bar against a closed board: the only play is Ø."""
-    from engine import game as eg
-    from engine.board import Position
+    from engine.rules import game as eg
+    from engine.rules.board import Position
     from games.views.board import click_plays
 
     rules = eg.GameRules(get_variant("short"))
@@ -396,8 +396,8 @@ def test_replay_of_a_finished_game(client) -> None:  # type: ignore[no-untyped-d
     assert frames[0]["position"]["points"][23] == [2, 0]  # the start
     assert frames[-1]["finished"] is True and not frames[-2]["finished"]
     # Each frame's position is the stored Position ID of its turn.
-    from engine.board import Position
-    from engine.gnubgid import encode_position_id
+    from engine.records.gnubgid import encode_position_id
+    from engine.rules.board import Position
 
     for turn, frame in zip(game.turns.order_by("number"), frames[1:], strict=True):
         points = frame["position"]["points"]

@@ -1,6 +1,6 @@
 """Match files: .mat/.sgf built from the stored turns, and .mat uploads.
 
-Acceptance: a recorded match's .mat export replays (engine.matfile) to the
+Acceptance: a recorded match's .mat export replays (engine.records.matfile) to the
 stored games and score, and importing the export re-creates an equal match.
 """
 
@@ -12,8 +12,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from clubs.models import Role
-from engine.matfile import replay_mat
-from engine.sgf import parse_sgf
+from engine.records.matfile import replay_mat
+from engine.records.sgf import parse_sgf
 from games import exports, services
 from games.models import Game, Match, MatchState, ReportSource, Turn, TurnKind
 from tests.factories import DisciplineFactory, MatchFactory, PlayerFactory, UserFactory, grant

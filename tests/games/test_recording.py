@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
-from engine.scoring import get_preset
+from engine.rules.scoring import get_preset
 from games import adapters, services
 from games.models import ClockMode, Game, MatchState, ReportSource, ResultStatus, Turn, TurnKind
 from tests.factories import MatchFactory, UserFactory

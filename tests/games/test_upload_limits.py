@@ -148,12 +148,12 @@ def test_a_reported_file_over_the_limit_is_refused_unread(client, settings) -> N
 def test_api_mat_text_over_the_limit_is_refused_before_the_engine(
     client, settings, monkeypatch
 ) -> None:  # type: ignore[no-untyped-def]
-    import engine.matfile
+    import engine.records.matfile
 
     def engine_must_not_run(text: str) -> None:
         raise AssertionError("the engine read an oversized file")
 
-    monkeypatch.setattr(engine.matfile, "replay_mat", engine_must_not_run)
+    monkeypatch.setattr(engine.records.matfile, "replay_mat", engine_must_not_run)
     settings.MATCH_FILE_MAX_BYTES = 1000
     match = MatchFactory(recorded=False, length=3)
     client.force_login(user_of(match, 0))

@@ -14,9 +14,9 @@ import re
 from collections.abc import Sequence
 from typing import Final
 
-from engine.board import BAR, OFF
 from engine.errors import NotationError, bounded_int
-from engine.plays import Move, Play
+from engine.rules.board import BAR, OFF
+from engine.rules.plays import Move, Play
 
 EMPTY_PLAY: Final = "Ø"
 _NO_MOVE: Final = frozenset({"Ø", "ø", "∅", "0", "-"})

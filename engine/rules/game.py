@@ -52,12 +52,12 @@ from dataclasses import dataclass
 from enum import Enum
 
 from engine import movegen
-from engine.board import BLACK, OFF, WHITE, Position, other
-from engine.dice import DiceSource
 from engine.errors import GameStateError, IllegalPlay
-from engine.plays import Move, Play
-from engine.scoring import CONDITIONS, ScoringPreset, get_preset, score
-from engine.variants import Opening, Variant
+from engine.rules.board import BLACK, OFF, WHITE, Position, other
+from engine.rules.dice import DiceSource
+from engine.rules.plays import Move, Play
+from engine.rules.scoring import CONDITIONS, ScoringPreset, get_preset, score
+from engine.rules.variants import Opening, Variant
 
 
 class Phase(Enum):

@@ -20,9 +20,9 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import Final
 
-from engine.board import BAR, OFF, OPPOSITE, SLOTS, WHITE, Position, other
 from engine.errors import PositionIdError
-from engine.variants import SHORT, Variant
+from engine.rules.board import BAR, OFF, OPPOSITE, SLOTS, WHITE, Position, other
+from engine.rules.variants import SHORT, Variant
 
 _ALPHABET: Final = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 _INDEX: Final = {c: i for i, c in enumerate(_ALPHABET)}

@@ -1,7 +1,7 @@
 """Dice sources the game state machine draws from.
 
 A source is injected so that games are reproducible (``SeededDice``) or follow
-a record (``RecordedDice``); the opening's tie rules live in ``engine.game``.
+a record (``RecordedDice``); the opening's tie rules live in ``engine.rules.game``.
 """
 
 from __future__ import annotations

@@ -15,9 +15,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from engine.board import BAR, OFF, SHARED, Position
 from engine.errors import EngineError
-from engine.variants import Variant
+from engine.rules.board import BAR, OFF, SHARED, Position
+from engine.rules.variants import Variant
 
 DEFAULT_RESULT = "single"
 

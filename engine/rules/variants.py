@@ -27,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from engine.board import BAR, OPPOSITE, SAME_DIRECTION, SHARED, Geometry, Position
+from engine.rules.board import BAR, OPPOSITE, SAME_DIRECTION, SHARED, Geometry, Position
 
 
 class Opening(Enum):
@@ -60,13 +60,13 @@ class Variant:
     scoring: str = "short-standard"  # scoring preset name (RULES §6)
     mover_names_dice: bool = False  # dice-less long nardy only
 
-    # --- game-level flags (read by engine/game.py; the move generator ignores them)
+    # --- game-level flags (read by engine/rules/game.py; the move generator ignores them)
     first_hit_wins: bool = False  # Sudden death: the first hit ends the game
     nuclear: bool = False  # Nuclear: the bomb token exists (extra key "bomb")
 
     # --- movement flags (read by engine/movegen/)
     # Plakoto: landing on a lone opposing checker pins it (needs hitting=False);
-    # pins and the mother live in Position.extra (see engine/board.py).
+    # pins and the mother live in Position.extra (see engine/rules/board.py).
     pinning: bool = False
     # Caucasian: a checker that hit in its owner's home may not, that turn,
     # land on an own checker or bear off, unless that is the only way to play the die.
@@ -81,7 +81,7 @@ class Variant:
     # (at least one step when one is possible).
     partial_bear_off: bool = False
     max_per_point: int = 0  # most own checkers on one point; 0 = no limit (Old English: 5)
-    # Variant state that is part of the start position (see engine/board.py).
+    # Variant state that is part of the start position (see engine/rules/board.py).
     start_extra: tuple[tuple[str, object], ...] = ()
 
     def start_position(self) -> Position:

@@ -2,13 +2,13 @@
 Backgammon Galaxy, Backgammon Studio, DailyGammon): import, check, export.
 
 The format is described in ``shared/formats/MAT.md``.  Import reads the text
-line by line and replays every game on the engine (``engine.game``): every
+line by line and replays every game on the engine (``engine.rules.game``): every
 checker play must be legal, every cube action allowed, and every stated
 score and ``Wins n`` must agree with the games as replayed.  The first
 discrepancy raises ``MatError`` with its 1-based ``line``; tolerated oddities
 (``Illegal play (...)`` junk, names that change) become ``MatWarning``s.
 The same replay (``MatchBuilder``) checks GNU Backgammon ``.sgf`` records
-(``engine.sgf``).
+(``engine.records.sgf``).
 
 Player 1 (the left column, or ``PW`` in SGF) is engine side 0 (white),
 player 2 side 1 (black); plays are in the mover's own numbering.
@@ -55,14 +55,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
-from engine import game as g
 from engine import movegen
-from engine.board import Position, other
-from engine.dice import RecordedDice
 from engine.errors import MAX_RECORD_NUMBER, EngineError, bounded_int
-from engine.notation import format_play, parse_moves
-from engine.plays import Move, Play
-from engine.variants import HYPERGAMMON, NACKGAMMON, SHORT, Variant
+from engine.records.notation import format_play, parse_moves
+from engine.rules import game as g
+from engine.rules.board import Position, other
+from engine.rules.dice import RecordedDice
+from engine.rules.plays import Move, Play
+from engine.rules.variants import HYPERGAMMON, NACKGAMMON, SHORT, Variant
 
 __all__ = [
     "BEAVER",

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from engine.board import Position, other
 from engine.errors import GameStateError
-from engine.game import GameResult, GameRules, GameState, MatchContext, new_game
+from engine.rules.board import Position, other
+from engine.rules.game import GameResult, GameRules, GameState, MatchContext, new_game
 
 
 @dataclass(frozen=True, slots=True)

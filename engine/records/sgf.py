@@ -13,7 +13,7 @@ for both sides: ``a``..``x`` are White's 1..24 (Black's 24..1), ``y`` the
 bar, ``z`` off.
 
 White is player 1 (engine side 0), as in the ``.mat`` export of the same
-match.  The games are replayed by ``engine.matfile.MatchBuilder``, so the
+match.  The games are replayed by ``engine.records.matfile.MatchBuilder``, so the
 checks and the result (``MatMatch``) are those of a ``.mat`` import; errors
 are ``MatError`` with the SGF line of the node (or of the root, for the
 game's information and result).  Decisions: game trees are read along their
@@ -30,9 +30,8 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from typing import Final
 
-from engine.board import BAR, OFF
 from engine.errors import MAX_RECORD_NUMBER, bounded_int
-from engine.matfile import (
+from engine.records.matfile import (
     BEAVER,
     DOUBLE,
     DROP,
@@ -48,8 +47,9 @@ from engine.matfile import (
     MatMatch,
     MatWarning,
 )
-from engine.plays import Move
-from engine.variants import HYPERGAMMON, NACKGAMMON, SHORT, Variant
+from engine.rules.board import BAR, OFF
+from engine.rules.plays import Move
+from engine.rules.variants import HYPERGAMMON, NACKGAMMON, SHORT, Variant
 
 __all__ = ["SgfError", "export_sgf", "parse_sgf"]
 

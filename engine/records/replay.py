@@ -30,12 +30,12 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from engine import game as g
-from engine.board import BAR, OFF, SIDE_NAMES, Position
-from engine.dice import RecordedDice
 from engine.errors import EngineError
-from engine.notation import format_turn, parse_turn
-from engine.plays import Play
+from engine.records.notation import format_turn, parse_turn
+from engine.rules import game as g
+from engine.rules.board import BAR, OFF, SIDE_NAMES, Position
+from engine.rules.dice import RecordedDice
+from engine.rules.plays import Play
 
 _SIDES = {"w": 0, "white": 0, "b": 1, "black": 1}
 _LINE = re.compile(r"\s*(?P<side>\S+)\s+(?P<rest>.*\S)\s*$")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.board import Position
+from engine.rules.board import Position
 
 
 @dataclass(frozen=True, slots=True)

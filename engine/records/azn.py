@@ -54,7 +54,7 @@ moves, separated by commas or spaces, optionally closed by a period::
   the writer marks it (``d4:d4``).
 - ``Z`` no legal move (with the dice: ``6/6 Z``).  ``Z`` alone, without
   dice, is a turn with no roll written, allowed only when no roll at all
-  could be played (closed out on the bar), as ``?-?: Ø`` in engine.replay.
+  could be played (closed out on the bar), as ``?-?: Ø`` in engine.records.replay.
   A part ends at its ``Z``: ``5. 6/6 Z Z`` is a Z for each side.
 - ``*`` after a move: after it (the part's moves applied in written
   order) all the mover's checkers are home; checked, a false claim is an
@@ -94,9 +94,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from engine import game as g
 from engine import movegen
-from engine.board import (
+from engine.errors import MAX_RECORD_NUMBER, EngineError, IllegalPlay, bounded_int
+from engine.records.notation import EMPTY_PLAY, format_moves
+from engine.records.replay import ReplayResult
+from engine.rules import game as g
+from engine.rules.board import (
     BAR,
     BLACK,
     OFF,
@@ -108,13 +111,10 @@ from engine.board import (
     Position,
     other,
 )
-from engine.dice import RecordedDice
-from engine.errors import MAX_RECORD_NUMBER, EngineError, IllegalPlay, bounded_int
-from engine.notation import EMPTY_PLAY, format_moves
-from engine.plays import Move, Play
-from engine.replay import ReplayResult
-from engine.scoring import ScoringPreset
-from engine.variants import Variant
+from engine.rules.dice import RecordedDice
+from engine.rules.plays import Move, Play
+from engine.rules.scoring import ScoringPreset
+from engine.rules.variants import Variant
 
 HOME: Final = 6
 FIELDS: Final = tuple(f"{zone}{k}" for zone in "abcd" for k in range(1, 7))
@@ -754,7 +754,7 @@ def replay_azn(
     start: Position | None = None,
 ) -> dict[str, Any]:
     """Replay an AZN record through the engine from the variant's start (or
-    ``start``): the same dict as ``engine.replay.replay(...).to_dict()`` for
+    ``start``): the same dict as ``engine.records.replay.replay(...).to_dict()`` for
     the same game.  Raises ``AznError`` at the earliest problem (module doc)."""
     game, failure = _parse(text, variant)
     state = replay_turns(game, variant, preset, start=start, lines=text.splitlines())
@@ -780,7 +780,7 @@ def replay_turns(
 
 
 def _play_turn(state: g.GameState, turn: AznTurn, lines: Sequence[str]) -> g.GameState:
-    """One part, driven the way engine.replay drives a turn line."""
+    """One part, driven the way engine.records.replay drives a turn line."""
     if state.finished:
         raise azn_error(
             "game_over", "the game is already over", turn.number, turn.side, turn.line, lines
@@ -907,7 +907,7 @@ def _engine_text(move: Move) -> str:
 
 
 def to_replay_text(game: AznGame) -> str:
-    """The game in engine.replay's line syntax (``W 5-1: 13/8 24/23``)."""
+    """The game in engine.records.replay's line syntax (``W 5-1: 13/8 24/23``)."""
     out = []
     for turn in game.turns:
         dice = "?-?" if turn.dice is None else f"{turn.dice[0]}-{turn.dice[1]}"
