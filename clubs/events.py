@@ -1,6 +1,6 @@
 """Events the clubs app announces to the apps above it."""
 
-from config.events import Event
+from base.events import Event
 
 # Sent inside the merge transaction, before every foreign key to the duplicate
 # is moved to the survivor.  Unlike other events, subscribers act at once (in

@@ -21,7 +21,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 from django_countries.fields import CountryField
 
-from config.engine_messages import PRESET_LABELS, VARIANT_LABELS, message_for
+from base.engine_messages import PRESET_LABELS, VARIANT_LABELS, message_for
 from engine.errors import EngineError
 from engine.rules.scoring import PRESETS, preset_from_dict
 from engine.rules.variants import VARIANTS

@@ -16,14 +16,14 @@ from django_countries.serializers import CountryFieldMixin
 from rest_framework import exceptions, serializers, status
 from rest_framework.settings import api_settings
 
+from base import locking
+from base.fields import BoundedIntegers
 from clubs import permissions, services
 from clubs.models import Club, Discipline, Federation, Membership, Player
-from config.fields import BoundedIntegers
-from outbox import locking
 
 
 class ServiceBusy(exceptions.APIException):
-    """The rows a service needs stayed locked by another request (outbox.locking): 503."""
+    """The rows a service needs stayed locked by another request (base.locking): 503."""
 
     status_code = status.HTTP_503_SERVICE_UNAVAILABLE
     default_code = "busy"

@@ -53,7 +53,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "config.nul.RefuseNulCharacters",
+    "base.nul.RefuseNulCharacters",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -108,7 +108,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         }
     )
 # PostgreSQL: the longest a service waits for a row lock (seconds) before it answers
-# "busy, try again" (outbox.locking).
+# "busy, try again" (base.locking).
 DATABASE_LOCK_TIMEOUT = env_int("DATABASE_LOCK_TIMEOUT", 5)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -233,21 +233,21 @@ IDEMPOTENCY_KEY_TTL_HOURS = env_int("IDEMPOTENCY_KEY_TTL_HOURS", 24)
 MATCH_FILE_MAX_BYTES = env_int("MATCH_FILE_MAX_BYTES", 1024 * 1024)
 
 # Request bodies above this many bytes are refused before they are read (the API
-# answers 413, config.parsers; a form 400).  Files in a multipart body do not count.
+# answers 413, base.parsers; a form 400).  Files in a multipart body do not count.
 DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DATA_UPLOAD_MAX_MEMORY_SIZE", 2_621_440)
 
 REST_FRAMEWORK = {
     "DEFAULT_PARSER_CLASSES": [
-        "config.parsers.JSONParser",
-        "config.parsers.FormParser",
-        "config.parsers.MultiPartParser",
+        "base.parsers.JSONParser",
+        "base.parsers.FormParser",
+        "base.parsers.MultiPartParser",
     ],
-    "EXCEPTION_HANDLER": "config.parsers.exception_handler",
+    "EXCEPTION_HANDLER": "base.parsers.exception_handler",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
-        "config.nul.BasicAuthentication",
+        "base.nul.BasicAuthentication",
     ],
     "DEFAULT_FILTER_BACKENDS": [
         "django_filters.rest_framework.DjangoFilterBackend",

@@ -15,7 +15,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from config.engine_messages import message_for
+from base.engine_messages import message_for
 from engine.errors import EngineError, GameStateError
 from engine.records.gnubgid import encode_position_id
 from engine.records.notation import parse_moves

@@ -1,6 +1,6 @@
 """Events the games app announces to the apps above it."""
 
-from config.events import Event
+from base.events import Event
 
 # A match result became official (confirmed, decided by the arbiter, or overridden).
 result_confirmed = Event("games.result_confirmed", fields=("match_id",))

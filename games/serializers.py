@@ -12,10 +12,10 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 from rest_framework.settings import api_settings
 
+from base.fields import SMALL, BoundedIntegers
 from clubs import permissions
 from clubs.models import Discipline, Player
 from clubs.serializers import service_errors
-from config.fields import SMALL, BoundedIntegers
 from games import queries, services, visibility
 from games.models import (
     PLAYER_CHOICES,

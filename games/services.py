@@ -21,9 +21,10 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from base import locking
+from base.engine_messages import message_for, variant_label
 from clubs import permissions
 from clubs.models import Discipline, Federation, Player
-from config.engine_messages import message_for, variant_label
 from engine.errors import EngineError
 from engine.records.notation import format_moves, parse_moves
 from engine.rules import game as eg
@@ -47,7 +48,6 @@ from games.models import (
     TurnKind,
     UndoRequest,
 )
-from outbox import locking
 
 
 class TurnConflict(Exception):
@@ -847,7 +847,7 @@ def submit_report(
 
 
 def _lock_open_report(report: ResultReport) -> tuple[ResultReport, Match]:
-    # The match first, then the report (outbox.locking): an override locks them so too.
+    # The match first, then the report (base.locking): an override locks them so too.
     match_id = ResultReport.objects.values_list("match_id", flat=True).get(pk=report.pk)
     match = locking.row(Match.objects.select_related("player1", "player2"), pk=match_id)
     report = locking.row(ResultReport.objects, pk=report.pk)
@@ -973,7 +973,7 @@ def override_result(
     match: Match, *, by: Any, score1: int, score2: int, reason: str, forfeit: bool = False
 ) -> ResultReport:
     """An organizer sets the result with a written reason (kept with every earlier version)."""
-    # The match, then (by the update below) its reports: the order of outbox.locking.
+    # The match, then (by the update below) its reports: the order of base.locking.
     match = locking.row(Match.objects, pk=match.pk)
     permissions.require(by, "match.override", match)
     if not reason.strip():
@@ -1004,7 +1004,7 @@ def cancel_match(match: Match, *, by: Any, reason: str) -> Match:
     turns stay as a record, and a result the match had stops counting
     (``result_withdrawn``).  An override later gives it a result again.
     """
-    # The match, then (by the updates below) its reports and undo requests (outbox.locking).
+    # The match, then (by the updates below) its reports and undo requests (base.locking).
     match = locking.row(Match.objects, pk=match.pk)
     permissions.require(by, "match.override", match)
     if match.state == MatchState.CANCELLED:
@@ -1086,7 +1086,7 @@ def confirm_overdue_reports(now: datetime.datetime | None = None) -> int:
     overdue = ResultReport.objects.filter(due).values_list("pk", flat=True)
     for pk in list(overdue):
         with transaction.atomic():
-            # The match first, then the report (outbox.locking).
+            # The match first, then the report (base.locking).
             match_id = ResultReport.objects.filter(pk=pk).values_list("match_id", flat=True).first()
             if match_id is None:
                 continue

@@ -42,7 +42,7 @@ from rest_framework import exceptions
 from rest_framework.request import Request
 from rest_framework.settings import api_settings
 
-from config.parsers import too_large_message
+from base.parsers import too_large_message
 from idempotency import services
 from idempotency.models import IdempotencyKey, KeyState
 

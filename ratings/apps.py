@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy as _
 def on_result_changed(match_id: int) -> None:
     """A result became official, or stopped counting (its match was cancelled): bring
     the pools up to date with it once the transaction commits."""
-    from config.events import queue_on_commit
+    from base.events import queue_on_commit
     from ratings import tasks
 
     queue_on_commit(tasks.update_for_match, match_id)
@@ -20,7 +20,7 @@ def on_player_merged(survivor_id: int, duplicate_id: int) -> None:
     deleted now; the pools whose history changes are recomputed from the
     duplicate's first match once the merge commits.
     """
-    from config.events import queue_on_commit
+    from base.events import queue_on_commit
     from ratings import services, tasks
 
     for pool_id, (played_at, match_id) in services.fold_merged_player(survivor_id, duplicate_id):

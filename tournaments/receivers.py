@@ -2,12 +2,12 @@
 
 They run inside the games transaction that announced the event, which holds
 the match's row lock; a tournament row is locked only by the task, in its own
-transaction after the commit (see ``outbox.locking`` for the lock order).
+transaction after the commit (see ``base.locking`` for the lock order).
 """
 
 from __future__ import annotations
 
-from config.events import queue_on_commit
+from base.events import queue_on_commit
 
 
 def on_result_confirmed(match_id: int) -> None:

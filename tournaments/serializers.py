@@ -17,10 +17,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from clubs import permissions
-from clubs.models import Club, Discipline, Federation, Player
-from clubs.serializers import service_errors
-from config.fields import (
+from base.fields import (
     ID_RANGE,
     POSITIVE,
     BoundedIntegers,
@@ -30,6 +27,9 @@ from config.fields import (
     id_field,
     keyed_object_schema,
 )
+from clubs import permissions
+from clubs.models import Club, Discipline, Federation, Player
+from clubs.serializers import service_errors
 from games.serializers import MATCH_SETTING_BOUNDS
 from tournaments import permissions as tournament_permissions
 from tournaments import services

@@ -34,12 +34,12 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+from base import locking
 from clubs import permissions
 from clubs.models import Club, Discipline, Federation, Player
 from clubs.services import audit, snapshot
 from games import services as games_services
 from games.models import Match, MatchState, ReportStatus, ResultReport, ResultStatus
-from outbox import locking
 from ratings.queries import current_ratings
 from tournaments import adapters, core, queries, webhooks
 from tournaments.models import (
@@ -859,7 +859,7 @@ def pair_next_round(
 
 
 def _round_with_tournament(rnd: Round) -> Round:
-    # The tournament first (outbox.locking): closing a round then asks for standings.
+    # The tournament first (base.locking): closing a round then asks for standings.
     locking.row(Tournament.objects, pk=rnd.tournament_id)
     return locking.row(
         Round.objects.select_related(
@@ -1111,7 +1111,7 @@ def withdraw(entry: Entry, *, by: Any) -> Entry:
     """The entry leaves: not paired from the next round; any match it still has to
     play is lost by forfeit (in a bracket the opponent advances)."""
     permissions.require(by, "entry.change", entry)
-    # Locks in the one order (outbox.locking): tournament, entry, pairings, matches.
+    # Locks in the one order (base.locking): tournament, entry, pairings, matches.
     t = _lock(entry.tournament)
     _require_state(t, (*OPEN_STATES, TournamentState.RUNNING), _("Withdrawing"))
     entry = locking.row(Entry.objects.select_related("player"), pk=entry.pk)
@@ -1169,7 +1169,7 @@ def forfeit(pairing: Pairing, *, by: Any, winner: int | None, reason: str) -> Pa
     override marked as a forfeit (games.services.override_result).  ``winner`` None:
     both forfeit (neither came), a loss for each and the match cancelled; not in a
     bracket, where someone has to go through."""
-    # The tournament, then the pairing, then its match (outbox.locking).
+    # The tournament, then the pairing, then its match (base.locking).
     tournament_id = (
         Pairing.objects.filter(pk=pairing.pk).values_list("round__tournament_id", flat=True).get()
     )

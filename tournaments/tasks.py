@@ -18,15 +18,15 @@ from celery import shared_task
 from django.core.exceptions import ValidationError
 from django.db import InterfaceError, OperationalError
 
-from config.events import queue_on_commit
-from outbox import locking
+from base import locking
+from base.events import queue_on_commit
 from tournaments import webhooks
 from tournaments.models import Tournament, WebhookDelivery
 
 logger = logging.getLogger(__name__)
 
 # Transient errors only: a lost connection, or a row lock not granted in time
-# (outbox.locking.Busy); anything else is a bug that a retry would repeat.
+# (base.locking.Busy); anything else is a bug that a retry would repeat.
 TRANSIENT = (OperationalError, InterfaceError, locking.Busy)
 RETRY: dict[str, Any] = {
     "autoretry_for": TRANSIENT,

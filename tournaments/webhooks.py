@@ -34,7 +34,7 @@ from django.conf import settings
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from config.events import queue_on_commit
+from base.events import queue_on_commit
 from tournaments.models import Tournament, WebhookDelivery
 
 ROUND_STARTED = "round.started"

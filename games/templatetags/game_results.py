@@ -1,11 +1,11 @@
 """``{{ name|result_label }}``: an engine result name (mars, home mars, koks...)
-in the reader's language, from the one mapping in ``config.engine_messages``."""
+in the reader's language, from the one mapping in ``base.engine_messages``."""
 
 from __future__ import annotations
 
 from django import template
 
-from config.engine_messages import result_label as label_of
+from base.engine_messages import result_label as label_of
 
 register = template.Library()
 

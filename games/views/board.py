@@ -42,8 +42,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
+from base.engine_messages import message_for, result_label
 from clubs import permissions
-from config.engine_messages import message_for, result_label
 from engine import movegen
 from engine.errors import EngineError
 from engine.records.notation import format_play

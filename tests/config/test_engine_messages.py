@@ -1,5 +1,5 @@
 """Every engine error code reaches the user as a sentence in their language,
-made on the Django side from the code and its data (config.engine_messages)."""
+made on the Django side from the code and its data (base.engine_messages)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from django.utils import translation
 
-from config.engine_messages import (
+from base.engine_messages import (
     MESSAGES,
     PRESET_LABELS,
     VARIANT_LABELS,
@@ -155,7 +155,7 @@ def test_the_scan_would_catch_a_new_code_without_a_message() -> None:
 def test_every_code_the_engine_raises_has_a_message() -> None:
     missing = sorted(code for code in ENGINE_CODES if code not in MESSAGES and code not in WRAPPERS)
     assert not missing, (
-        f"engine codes without a translated message in config/engine_messages.py: {missing}"
+        f"engine codes without a translated message in base/engine_messages.py: {missing}"
     )
 
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 from django.db import transaction
 
-from config.events import Event, queue_on_commit
+from base.events import Event, queue_on_commit
 
 
 def test_subscribers_receive_the_payload_in_order() -> None:

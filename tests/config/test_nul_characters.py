@@ -52,7 +52,7 @@ def test_a_nul_in_the_path_is_a_400(client) -> None:
     assert response.status_code == 400
 
 
-# --- A NUL in the body, whatever field would read it (config.nul.RefuseNulCharacters).
+# --- A NUL in the body, whatever field would read it (base.nul.RefuseNulCharacters).
 # PostgreSQL refuses it in text: a slug, related, choice or dict-key field, which
 # do not refuse it themselves, would hand it to a query (DataError, 500 there).
 
@@ -249,7 +249,7 @@ def test_a_nul_in_a_multipart_field_is_a_400_and_files_are_left_alone(client, ma
 
 
 def test_a_nul_in_a_multipart_patch_is_a_400(client, tournament_world) -> None:  # type: ignore[no-untyped-def]
-    """DRF parses a multipart PATCH itself (config.parsers.MultiPartParser checks it)."""
+    """DRF parses a multipart PATCH itself (base.parsers.MultiPartParser checks it)."""
     tournament = unstarted_swiss(tournament_world)
     client.force_login(tournament_world["admin"])
     response = client.patch(

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from config import parsers
+from base import parsers
 from tests.conftest import run_python
 from tests.factories import MatchFactory, UserFactory
 

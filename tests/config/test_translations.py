@@ -13,9 +13,11 @@ from tests.conftest import ROOT, run_python
 
 PO = ROOT / "locale" / "ru" / "LC_MESSAGES" / "django.po"
 MO = PO.with_suffix(".mo")
-# Every Django app of the project (a folder with apps.py), the settings and the templates.
+# Every package of the product (apps, the bottom package, the engine, the settings),
+# the templates and the catalogue.
 SOURCES = sorted(
-    {path.parent.name for path in ROOT.glob("*/apps.py")} | {"config", "templates", "locale"}
+    {path.parent.name for path in ROOT.glob("*/__init__.py") if path.parent.name != "tests"}
+    | {"templates", "locale"}
 )
 
 

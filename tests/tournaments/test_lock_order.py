@@ -20,9 +20,9 @@ from celery import current_app
 from django.core.exceptions import ValidationError
 from django.db import connection, connections, transaction
 
+from base import locking
 from games import services as games_services
 from games.models import Match, ReportSource, ReportStatus, ResultReport, ResultStatus
-from outbox import locking
 from tests.tournaments import builders
 from tournaments import services
 from tournaments.models import EntryStatus, Pairing, StandingsSnapshot

@@ -29,7 +29,7 @@ def eager():  # type: ignore[no-untyped-def]
 
 
 def queued(callbacks) -> list[str]:  # type: ignore[no-untyped-def]
-    """Names of the Celery tasks queued by on-commit callbacks (config.events.queue_on_commit)."""
+    """Names of the Celery tasks queued by on-commit callbacks (base.events.queue_on_commit)."""
     names = []
     for callback in callbacks:
         for cell in callback.__closure__ or ():

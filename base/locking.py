@@ -73,7 +73,7 @@ def rank(model: type[Model]) -> int:
     """The place of ``model``'s rows in the lock order (a kind not listed is refused)."""
     label = model._meta.label
     if label not in LOCK_ORDER:
-        raise ValueError(f"{label} has no place in outbox.locking.LOCK_ORDER")
+        raise ValueError(f"{label} has no place in base.locking.LOCK_ORDER")
     return LOCK_ORDER.index(label)
 
 

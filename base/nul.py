@@ -10,7 +10,7 @@ would read it, and refused with 400 naming the field:
   request, and the body of a page's request: a JSON body (keys and values, at
   any depth), an urlencoded form and the fields of a multipart POST (not its
   files);
-- the API's parsers (config.parsers) check the body they parse with the same
+- the API's parsers (base.parsers) check the body they parse with the same
   functions, so that the refusal is an API error like any other: a ParseError
   that each view words in its documented shape (recording a turn answers
   ``{code, reason, turn}``).
@@ -31,7 +31,7 @@ from django.utils.translation import gettext as _
 from drf_spectacular.authentication import BasicScheme
 from rest_framework import authentication, exceptions
 
-from config import parsers
+from base import parsers
 
 NUL = "\x00"
 # How JSON writes a NUL; a body without it (nor a raw NUL) needs no parsing here.
@@ -175,4 +175,4 @@ class BasicAuthentication(authentication.BasicAuthentication):
 class NulSafeBasicScheme(BasicScheme):
     """The OpenAPI schema describes it as the plain Basic scheme it is."""
 
-    target_class = "config.nul.BasicAuthentication"
+    target_class = "base.nul.BasicAuthentication"

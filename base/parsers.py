@@ -1,5 +1,5 @@
 """Request bodies the API refuses cleanly: too deeply nested (400), too large (413),
-or holding a NUL character in a field (400, config.nul).
+or holding a NUL character in a field (400, base.nul).
 
 DRF's JSON parser lets the ``RecursionError`` of a deeply nested document
 escape as a 500; ``JSONParser`` here refuses a document nested deeper than
@@ -100,7 +100,7 @@ class JSONParser(parsers.JSONParser):
         except UnicodeDecodeError as error:
             raise ParseError(f"JSON parse error - {error}") from None
         document = loads_json(text, strict=self.strict)
-        from config import nul  # it imports this module
+        from base import nul  # it imports this module
 
         if nul.may_hold_nul(text):
             refuse_nul(nul.check_document, document)
@@ -108,8 +108,8 @@ class JSONParser(parsers.JSONParser):
 
 
 def refuse_nul(check: Any, data: Any) -> None:
-    """Run a check of config.nul; a NUL found is a ParseError saying where (400)."""
-    from config import nul
+    """Run a check of base.nul; a NUL found is a ParseError saying where (400)."""
+    from base import nul
 
     try:
         check(data)
@@ -126,7 +126,7 @@ class FormParser(parsers.FormParser):
         media_type: str | None = None,
         parser_context: Mapping[str, Any] | None = None,
     ) -> Any:
-        from config import nul
+        from base import nul
 
         form = super().parse(stream, media_type, parser_context)
         refuse_nul(nul.check_pairs, form.lists())
@@ -143,7 +143,7 @@ class MultiPartParser(parsers.MultiPartParser):
         media_type: str | None = None,
         parser_context: Mapping[str, Any] | None = None,
     ) -> Any:
-        from config import nul
+        from base import nul
 
         parsed = super().parse(stream, media_type, parser_context)
         refuse_nul(nul.check_pairs, parsed.data.lists())
