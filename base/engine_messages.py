@@ -222,6 +222,13 @@ MESSAGES: dict[str, tuple[Template, ...]] = {
         _t(_("%(dice)s: the first move uses the opening dice, which cannot be equal.")),
         _t(_("The first move uses the opening dice, which cannot be equal.")),
     ),
+    # a recorded opening throw and turn (engine/rules/actions.py)
+    "opening_dice": (_t(_("Opening roll: enter one die for each player.")),),
+    "opening_tie": (_t(_("Equal opening dice are rolled again: record the deciding roll.")),),
+    "dice_already_known": (
+        _t(_("This turn is played with the opening dice %(dice)s.")),
+        _t(_("This turn is played with the opening dice.")),
+    ),
     "dice_named_by_mover": (_t(_("Nobody rolls in this game: the mover names the dice.")),),
     "dice_not_nameable": (_t(_("In this game the dice are rolled, not named by the mover.")),),
     "turn_playable": (
@@ -315,7 +322,7 @@ MESSAGES: dict[str, tuple[Template, ...]] = {
         _t(_("The score is out of range.")),
     ),
     "bad_game_state": (_t(_("The game state in the Match ID is not valid.")),),
-    # --- match files: .mat and SGF (engine/records/matfile.py, engine/records/sgf.py)
+    # --- match files: .mat and SGF (engine/records/matfile.py, match_builder.py, sgf.py)
     "no_games": (_t(_("The file holds no game.")),),
     "no_match_line": (_t(_("The match length line (“N point match”) is missing or misplaced.")),),
     "second_match": (_t(_("A second match length line.")),),
@@ -458,7 +465,7 @@ MESSAGES: dict[str, tuple[Template, ...]] = {
     "double_after_roll": (_t(_("A double is pending although the dice are rolled.")),),
     "double_and_resign": (_t(_("A double and a resignation cannot both be pending.")),),
     "owned_cube_of_one": (_t(_("A cube at 1 cannot be owned by a player.")),),
-    # --- the Azerbaijani notation (engine/records/azn.py)
+    # --- the Azerbaijani notation (engine/records/azn.py, azn_replay.py)
     "unsupported_variant": (_t(_("The Azerbaijani notation records short and long nardy only.")),),
     "bad_number": (
         _t(_("Move %(expected)s was expected here.")),

@@ -1,10 +1,13 @@
 """Explicit domain events between apps.
 
 A lower app declares an event and sends it from a service; a higher app
-subscribes in its ``AppConfig.ready``.  This keeps the dependency order of
-DEVELOPERS.md (clubs <- games <- ratings <- tournaments): the sender never
-imports its listeners.  Subscribers should only queue work (a Celery task,
-through ``queue_on_commit``), never do it inline.
+subscribes in its ``AppConfig.ready``, with the functions of its
+``receivers`` module.  This keeps the dependency order of DEVELOPERS.md
+(clubs <- games <- ratings <- tournaments): the sender never imports its
+listeners.  A subscriber runs inside the sender's transaction, so it only
+queues work (a task owed on commit with ``base.tasks.owe``; a plain read may
+decide which), never does it inline: it would lock rows of a higher app
+while the sender holds its own, against the order of ``base.locking``.
 """
 
 from __future__ import annotations
@@ -43,15 +46,3 @@ class Event:
 
     def __repr__(self) -> str:
         return f"Event({self.name!r})"
-
-
-def queue_on_commit(task: Any, *args: Any, countdown: float | None = None, **kwargs: Any) -> None:
-    """Owe a Celery task in the current transaction; it is sent once that commits.
-
-    The work is recorded in the transaction (``outbox``), so a broker that is
-    down loses nothing and fails no request: the work is sent when it returns.
-    Same task, same arguments, not sent yet: owed once.
-    """
-    from outbox import services
-
-    services.queue_on_commit(task, *args, countdown=countdown, **kwargs)

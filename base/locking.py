@@ -6,24 +6,34 @@ that locks rows of more than one kind takes them through ``rows`` or
 ``row``, in this order (a kind later in the list is never locked before an
 earlier one in the same transaction; rows of one kind in primary-key order):
 
- 1. ``tournaments.Tournament``
- 2. ``tournaments.Round``
- 3. ``tournaments.Entry``
- 4. ``tournaments.Pairing``
- 5. ``games.Match``
- 6. ``games.Game``
- 7. ``games.ResultReport``
- 8. ``games.UndoRequest``
+ 1. ``clubs.Player``
+ 2. ``clubs.ProfileClaim``
+ 3. ``tournaments.Tournament``
+ 4. ``tournaments.Round``
+ 5. ``tournaments.Entry``
+ 6. ``tournaments.Pairing``
+ 7. ``games.Match``
+ 8. ``games.Game``
+ 9. ``games.ResultReport``
+10. ``games.UndoRequest``
 
-Games know only their own kinds (5 to 8): a games transaction never locks a
-tournament row.  Work a games change owes a tournament (standings, webhooks)
-is queued on commit and locks the tournament in its own transaction.
+Players come first although clubs is the lowest app: merging two players
+locks both, then moves every row that points at the duplicate, in every app
+(claims, matches, entries), and an UPDATE locks the rows it changes.  So the
+merge moves them kind by kind in this order too (``move_order``), and
+deciding a profile claim locks the player before the claim.  No other
+service locks a player.  Games know only their own kinds (7 to 10): a games
+transaction never locks a tournament row.  Work a games change owes a
+tournament (standings, webhooks) is queued on commit and locks the
+tournament in its own transaction.
 
 On PostgreSQL each lock waits at most ``DATABASE_LOCK_TIMEOUT`` seconds
 (``SET LOCAL lock_timeout``, for the rest of the transaction); a lock not
-granted by then, or a deadlock all the same, raises ``Busy``: a translated
-"busy, try again" error (a ValidationError, so pages show it as a message and
-the API as a refusal, never a 500), and the transaction is rolled back.
+granted by then, or a deadlock all the same, in ``rows``, ``row`` or inside
+``changing`` (rows changed without being locked first), raises ``Busy``: a
+translated "busy, try again" error (a ValidationError, so pages show it as a
+message and the API as a refusal, never a 500), and the transaction is
+rolled back.
 SQLite serialises writers with its database lock (``BEGIN IMMEDIATE``, see
 ``config.settings``), so there ``select_for_update`` is a no-op and no
 timeout is set.
@@ -35,13 +45,15 @@ from typing import Any, TypeVar
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.db import OperationalError, connections
+from django.db import DEFAULT_DB_ALIAS, OperationalError, connections
 from django.db.models import Model, QuerySet
 from django.utils.translation import gettext_lazy as _
 
 M = TypeVar("M", bound=Model)
 
 LOCK_ORDER = (
+    "clubs.Player",
+    "clubs.ProfileClaim",
     "tournaments.Tournament",
     "tournaments.Round",
     "tournaments.Entry",
@@ -75,6 +87,20 @@ def rank(model: type[Model]) -> int:
     if label not in LOCK_ORDER:
         raise ValueError(f"{label} has no place in base.locking.LOCK_ORDER")
     return LOCK_ORDER.index(label)
+
+
+def move_order(model: type[Model]) -> tuple[int, str]:
+    """A sort key for changing rows of many kinds in one transaction without locking
+    them first (an UPDATE locks the rows it changes): the kinds of the lock order in
+    that order, then the others (which no service locks) by label."""
+    label = model._meta.label
+    return (LOCK_ORDER.index(label) if label in LOCK_ORDER else len(LOCK_ORDER), label)
+
+
+def changing(using: str = DEFAULT_DB_ALIAS) -> _translated_lock_errors:
+    """Around changes to rows not locked first (in ``move_order``): each waits at most
+    the lock timeout, and a lock not granted (or a deadlock) is ``Busy``, not a 500."""
+    return _translated_lock_errors(using)
 
 
 def rows(queryset: QuerySet[M]) -> list[M]:

@@ -3,7 +3,8 @@
 from base.events import Event
 
 # Sent inside the merge transaction, before every foreign key to the duplicate
-# is moved to the survivor.  Unlike other events, subscribers act at once (in
-# the same transaction): only rows that cannot simply be moved (one row per
-# player, such as a rating) need a subscriber, which folds them together.
+# is moved to the survivor.  Like every event's, its subscribers only queue work
+# (they may read the duplicate's history as it was); rows that cannot simply be
+# moved (one row per player, such as a rating) are folded by a ``clubs.merging``
+# hook, which the merge runs right after this event.
 player_merged = Event("clubs.player_merged", fields=("survivor_id", "duplicate_id"))

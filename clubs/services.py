@@ -19,7 +19,8 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from clubs import permissions
+from base import locking
+from clubs import merging, permissions
 from clubs.events import player_merged
 from clubs.models import (
     AuditEntry,
@@ -371,10 +372,15 @@ def claim_profile(player: Player, *, by: Any, message: str = "") -> ProfileClaim
 @transaction.atomic
 def decide_claim(claim: ProfileClaim, *, by: Any, approve: bool) -> ProfileClaim:
     permissions.require(by, "claim.decide", claim)
-    claim = ProfileClaim.objects.select_for_update().get(pk=claim.pk)
+    # The player before the claim (base.locking): a merge locks the players, then moves
+    # their claims.
+    player_id = ProfileClaim.objects.values_list("player_id", flat=True).get(pk=claim.pk)
+    player: Player = locking.row(Player.objects, pk=player_id)
+    claim = locking.row(ProfileClaim.objects, pk=claim.pk)
+    if claim.player_id != player.pk:
+        raise locking.Busy()  # a merge moved the claim meanwhile: decided on the survivor next time
     if claim.status != ClaimStatus.PENDING:
         raise ValidationError(_("This claim has been decided already."))
-    player = Player.objects.select_for_update().get(pk=claim.player_id)
     if approve and player.user_id is not None:
         raise ValidationError(_("This profile is linked to another account already."))
     if approve and Player.objects.filter(user_id=claim.user_id).exists():
@@ -411,17 +417,23 @@ def merge_players(survivor: Player, duplicate: Player, *, by: Any) -> Player:
 
     Every foreign key to Player, in this app or any app above it, is moved
     generically, so later apps' history (matches, entries, ratings) follows
-    without this app importing them.  Apps whose rows cannot simply be moved
-    (a unique row per player) subscribe to ``player_merged``, which is sent
-    before the generic move.
+    without this app importing them.  Before the move, ``player_merged`` is
+    sent (its subscribers read the duplicate's history as it was and queue
+    what follows, e.g. recomputing ratings) and then the ``merging`` folds run
+    (an app whose rows cannot simply be moved, a unique row per player, folds
+    them at once).  Both players are locked first, then the rows are moved
+    kind by kind in the lock order (``base.locking``); a row someone else
+    holds past the lock timeout makes the merge ``Busy`` (try again).
     """
     if survivor.pk == duplicate.pk:
         raise ValidationError(_("A player cannot be merged into themself."))
     permissions.require(by, "player.merge", survivor)
     permissions.require(by, "player.merge", duplicate)
-    survivor, duplicate = (
-        Player.objects.select_for_update().get(pk=pk) for pk in (survivor.pk, duplicate.pk)
-    )
+    both: list[Player] = locking.rows(Player.objects.filter(pk__in=(survivor.pk, duplicate.pk)))
+    locked = {p.pk: p for p in both}
+    if len(locked) < 2:
+        raise Player.DoesNotExist("A player to merge was deleted meanwhile.")
+    survivor, duplicate = locked[survivor.pk], locked[duplicate.pk]
     if duplicate.merged_into_id is not None or survivor.merged_into_id is not None:
         raise ValidationError(_("One of these players has been merged already."))
     if survivor.user_id and duplicate.user_id:
@@ -429,15 +441,20 @@ def merge_players(survivor: Player, duplicate: Player, *, by: Any) -> Player:
     before = {"survivor": snapshot(survivor), "duplicate": snapshot(duplicate)}
     player_merged.send(survivor_id=survivor.pk, duplicate_id=duplicate.pk)
     moved: dict[str, int] = {}
-    for relation in Player._meta.related_objects:
-        if relation.related_model is Player or not (relation.one_to_many or relation.one_to_one):
-            continue
-        field = relation.field
-        count = relation.related_model._base_manager.filter(**{field.name: duplicate}).update(
-            **{field.name: survivor}
-        )
-        if count:
-            moved[relation.related_model._meta.label] = count
+    relations = [
+        relation
+        for relation in Player._meta.related_objects
+        if relation.related_model is not Player and (relation.one_to_many or relation.one_to_one)
+    ]
+    with locking.changing(Player.objects.db):
+        merging.fold(survivor.pk, duplicate.pk)
+        for relation in sorted(relations, key=lambda r: locking.move_order(r.related_model)):
+            field = relation.field
+            count = relation.related_model._base_manager.filter(**{field.name: duplicate}).update(
+                **{field.name: survivor}
+            )
+            if count:
+                moved[relation.related_model._meta.label] = count
     # Fill the survivor's blanks from the duplicate; the survivor's values win.
     for name in PLAYER_FIELDS:
         if getattr(survivor, name) in ("", None) and getattr(duplicate, name) not in ("", None):

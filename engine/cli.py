@@ -13,7 +13,7 @@ and prints only ``{"error": {"code": ..., "reason": ..., ...}}``.
 ``plays`` reads the ID as GNU Backgammon does (the side on roll is the mover)
 and writes each resulting position the same way round, nothing swapped.
 ``replay`` reads the record syntax described in ``engine.records.replay`` (``std``),
-Azerbaijani notation (``azn``, ``engine.records.azn``) or a GNU Backgammon / Jellyfish
+Azerbaijani notation (``azn``, ``engine.records.azn_replay``) or a GNU Backgammon / Jellyfish
 match file (``mat``, ``engine.records.matfile``; the default for a ``.mat`` file name).
 The two importers are loaded only when asked for.
 """
@@ -203,7 +203,7 @@ def _replay(args: argparse.Namespace) -> Any:
     preset = _preset(args)
     text = _read(args.file)
     if fmt == "azn":
-        return _importer("engine.records.azn", "replay_azn")(text, variant, preset)
+        return _importer("engine.records.azn_replay", "replay_azn")(text, variant, preset)
     return replay(text, GameRules(variant, scoring=preset)).to_dict()
 
 

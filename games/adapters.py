@@ -16,14 +16,16 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from base.engine_messages import message_for
+from engine import movegen
 from engine.errors import EngineError, GameStateError
 from engine.records.gnubgid import encode_position_id
-from engine.records.notation import parse_moves
+from engine.records.notation import format_play, parse_moves
+from engine.rules import actions as ea
 from engine.rules import game as eg
 from engine.rules import match as em
 from engine.rules.dice import RecordedDice
 from engine.rules.scoring import ScoringPreset, get_preset, preset_from_dict
-from engine.rules.variants import Opening, get_variant
+from engine.rules.variants import Variant, get_variant
 from games import scorecheck
 from games.models import Game, GameEnd, Match, Turn, TurnKind
 
@@ -98,53 +100,36 @@ class TurnInput:
     level: str = ""
 
 
-def apply_turn(state: eg.GameState, turn: TurnInput) -> eg.GameState:
-    """Apply one recorded action; raises EngineError (code + reason) when it is not allowed."""
+def engine_action(turn: TurnInput) -> ea.GameAction:
+    """The engine action a stored turn records; GameStateError for an unknown kind."""
     kind = turn.kind
     if kind == TurnKind.OPENING:
-        if len(turn.dice) != 2:
-            raise GameStateError("opening_dice", "the opening roll is one die for each player")
-        white, black = turn.dice
-        if white == black:
-            raise GameStateError(
-                "opening_tie", "equal opening dice are rolled again: record the deciding roll"
-            )
-        starter = 0 if white > black else 1
-        variant = state.variant
-        if variant.opening is Opening.USE_OPENING_DICE and not variant.mover_names_dice:
-            return eg.set_opening(state, starter, (max(white, black), min(white, black)))
-        return eg.set_opening(state, starter)
+        return ea.OpeningThrow(turn.dice)
     if kind == TurnKind.PLAY:
-        if state.phase is eg.Phase.ROLL:
-            if state.variant.mover_names_dice:
-                state = eg.set_dice(state, turn.dice)
-            else:
-                state = eg.roll(state, RecordedDice([turn.dice]))
-        elif state.phase is eg.Phase.PLAY and sorted(turn.dice) != sorted(state.dice):
-            raise GameStateError(
-                "dice_already_known",
-                f"this turn is played with the opening dice {'-'.join(map(str, state.dice))}",
-                dice=list(state.dice),
-            )
-        return eg.play(state, parse_moves(turn.moves))
-    if kind == TurnKind.DOUBLE:
-        return eg.double(state)
-    if kind == TurnKind.TAKE:
-        return eg.take(state)
-    if kind == TurnKind.PASS:
-        return eg.pass_(state)
-    if kind == TurnKind.BEAVER:
-        return eg.beaver(state)
+        return ea.RecordedTurn(turn.dice, tuple(parse_moves(turn.moves)))
     if kind == TurnKind.RESIGN:
-        return eg.resign(state, turn.level or "single")
-    if kind == TurnKind.ACCEPT:
-        return eg.accept_resignation(state)
-    if kind == TurnKind.REJECT:
-        return eg.reject_resignation(state)
-    if kind == TurnKind.EXPLODE:
-        # The engine refuses it (with its reason) in variants without the bomb.
-        return eg.explode(state)  # type: ignore[attr-defined, no-any-return]
-    raise GameStateError("unknown_action", f"unknown action {kind!r}")
+        return ea.Resign(turn.level or "single")
+    action = _SIMPLE_ACTIONS.get(kind)
+    if action is None:
+        raise GameStateError("unknown_action", f"unknown action {kind!r}")
+    return action
+
+
+_SIMPLE_ACTIONS: dict[str, ea.GameAction] = {
+    TurnKind.DOUBLE: ea.Double(),
+    TurnKind.TAKE: ea.Take(),
+    TurnKind.PASS: ea.Pass(),
+    TurnKind.BEAVER: ea.Beaver(),
+    TurnKind.ACCEPT: ea.AcceptResignation(),
+    TurnKind.REJECT: ea.RejectResignation(),
+    # The engine refuses it (with its reason) in variants without the bomb.
+    TurnKind.EXPLODE: ea.Explode(),
+}
+
+
+def apply_turn(state: eg.GameState, turn: TurnInput) -> eg.GameState:
+    """Apply one recorded action; raises EngineError (code + reason) when it is not allowed."""
+    return ea.apply(state, engine_action(turn))
 
 
 def new_game_state(match: Match, game: Game) -> eg.GameState:
@@ -295,3 +280,117 @@ def log_from_mat(match: Match, text: str) -> tuple[list[dict[str, Any]], tuple[i
     ]
     final = report["final_score"]
     return games, (int(final[0]), int(final[1]))
+
+
+# --- The board page: what games/views/board.py reads of a game (no view imports the engine).
+
+GameState = eg.GameState
+"""The engine's state of one game, as the board view names it."""
+
+# The engine's actions as the turn kinds a page records.
+ACTION_KINDS = {
+    eg.Action.OPENING_ROLL: TurnKind.OPENING,
+    eg.Action.SET_OPENING: TurnKind.OPENING,
+    eg.Action.ROLL: TurnKind.PLAY,
+    eg.Action.SET_DICE: TurnKind.PLAY,
+    eg.Action.PLAY: TurnKind.PLAY,
+    eg.Action.DOUBLE: TurnKind.DOUBLE,
+    eg.Action.TAKE: TurnKind.TAKE,
+    eg.Action.PASS: TurnKind.PASS,
+    eg.Action.BEAVER: TurnKind.BEAVER,
+    eg.Action.RESIGN: TurnKind.RESIGN,
+    eg.Action.ACCEPT_RESIGNATION: TurnKind.ACCEPT,
+    eg.Action.REJECT_RESIGNATION: TurnKind.REJECT,
+    eg.Action.EXPLODE: TurnKind.EXPLODE,
+}
+
+
+def variant_for(match: Match) -> Variant:
+    """The variant the match is played in (its board, whether checkers hit or pin)."""
+    return get_variant(match.discipline.variant)
+
+
+def acting_player(state: eg.GameState) -> int | None:
+    """The player whose action the game waits for; None for the opening roll (either)."""
+    return player_of(state.to_act) if state.to_act is not None else None
+
+
+def awaited(state: eg.GameState) -> str:
+    """What the game waits for: ``opening``, ``roll_or_double``, ``roll``, ``play``,
+    ``take_or_pass``, ``accept_resignation``, or ``game_over``."""
+    phase = state.phase
+    if phase is eg.Phase.OPENING:
+        return "opening"
+    if phase is eg.Phase.ROLL:
+        return "roll_or_double" if eg.can_double(state) else "roll"
+    if phase is eg.Phase.PLAY:
+        return "play"
+    if phase is eg.Phase.TAKE and state.offer is not None:
+        return "take_or_pass"
+    if phase is eg.Phase.RESIGN and state.resignation is not None:
+        return "accept_resignation"
+    return "game_over"
+
+
+def action_kinds(state: eg.GameState) -> list[str]:
+    """The kinds of turn the game waits for (whoever enters them), each once."""
+    kinds: list[str] = []
+    for action in eg.legal_actions(state):
+        kind = ACTION_KINDS.get(action)
+        if kind is not None and kind not in kinds:
+            kinds.append(kind)
+    return kinds
+
+
+def resign_levels(state: eg.GameState) -> list[str]:
+    """The results a player may resign, cheapest first (the scoring preset's)."""
+    preset = state.rules.preset
+    names = list(preset.result_names())
+    return sorted(names, key=lambda n: preset.multiplier_of(n) or 1)
+
+
+def clickable_plays(state: eg.GameState, dice: list[int]) -> dict[str, Any]:
+    """The legal plays of ``dice`` (rolled now, or those on the table), each by every
+    route its checkers may take, with its steps: the board moves checkers by clicks.
+    A refusal (dice not valid, no play awaited) is a ValidationError with the engine's code."""
+    try:
+        rolled = _with_dice(state, dice)
+        side = rolled.turn
+        plays = []
+        for play in eg.legal_plays(rolled):
+            assert side is not None  # a play is awaited: someone is to move
+            notation = format_play(play)
+            routes = movegen.play_routes(
+                rolled.variant,
+                rolled.position,
+                side,
+                rolled.dice,
+                play,
+                first_turn=rolled.first_turn[side],
+            )
+            for route in routes:
+                plays.append(
+                    {"moves": notation, "steps": [[s.origin, s.dest, s.hit] for s in route.steps]}
+                )
+    except EngineError as error:
+        raise ValidationError(message_for(error), code=error.code) from error
+    return {
+        "side": player_of(side) if side is not None else None,
+        "dice": list(rolled.dice),
+        "plays": plays,
+    }
+
+
+def _with_dice(state: eg.GameState, dice: list[int]) -> eg.GameState:
+    """The state with the dice on the table (rolled, named, or those already known)."""
+    if state.phase is eg.Phase.ROLL:
+        if state.variant.mover_names_dice:
+            return eg.set_dice(state, dice)
+        return eg.roll(state, RecordedDice([dice]))
+    if state.phase is eg.Phase.PLAY:
+        return state
+    raise EngineError(
+        "wrong_phase",
+        f"no play is awaited: the game is in phase {state.phase.value!r}",
+        phase=state.phase.value,
+    )

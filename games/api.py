@@ -25,6 +25,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.routers import BaseRouter
 
+from base import locking
 from clubs import permissions
 from clubs.serializers import service_errors
 from games import filters, queries, services, visibility
@@ -141,6 +142,11 @@ class MatchViewSet(
             403: OpenApiResponse(TurnErrorSerializer, description="Not this user's side."),
             404: OpenApiResponse(TurnErrorSerializer, description="No such match for you."),
             409: OpenApiResponse(TurnErrorSerializer, description="Turn number taken."),
+            503: OpenApiResponse(
+                TurnErrorSerializer,
+                description="Someone else is changing the match right now (code busy): "
+                "try again in a moment.",
+            ),
         },
     )
     @action(detail=True, methods=["get", "post"], filter_backends=[])
@@ -187,6 +193,11 @@ class MatchViewSet(
             return Response(
                 {"code": error.code, "reason": str(error), "turn": error.expected},
                 status=status.HTTP_409_CONFLICT,
+            )
+        except locking.Busy as error:  # the match row stayed locked too long: try again
+            return Response(
+                {"code": "busy", "reason": " ".join(error.messages), "turn": turn["number"]},
+                status=status.HTTP_503_SERVICE_UNAVAILABLE,
             )
         except DjangoValidationError as error:
             return Response(

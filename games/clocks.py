@@ -1,6 +1,7 @@
 """Match clocks: plain arithmetic over milliseconds, shared by the recording service
 (which charges each turn to the side that made it) and the board page (which
-shows the running clock between turns).
+shows the running clock between turns), and a clock's reading in figures
+(``clock_reading``), which the pages and the services' refusals both show.
 
 A side's clock runs from the previous turn until its own turn is recorded.
 With a delay (Bronstein-style "simple delay") the first ``move_seconds`` of
@@ -65,3 +66,13 @@ def running_clocks(
         "delay_ms": delay_ms,
         "flag": [ms == 0 for ms in remaining],
     }
+
+
+def clock_reading(ms: int | None) -> str:
+    """A clock's remaining time as ``m:ss`` (``h:mm:ss`` past an hour); empty if unknown."""
+    if ms is None:
+        return ""
+    seconds = ms // 1000
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"

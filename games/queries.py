@@ -12,8 +12,20 @@ from django.db.models import Case, IntegerField, Prefetch, Q, QuerySet, Value, W
 from django.utils.translation import gettext as _
 
 from clubs import permissions
-from games import services, visibility
-from games.models import ClockMode, Game, Match, ReportResponse, ResultReport, Turn
+from games import visibility
+
+# A clock's reading in figures: the pages read it here, the services from games.clocks.
+from games.clocks import clock_reading as clock_reading
+from games.models import (
+    ClockMode,
+    Game,
+    Match,
+    ReportResponse,
+    ReportStatus,
+    ResultReport,
+    Turn,
+)
+from games.services.results import answers_for_absent
 
 
 def _signed_in(user: Any) -> bool:
@@ -55,7 +67,16 @@ def awaiting_answer(user: Any) -> QuerySet[ResultReport]:
     """Pending reports ``user`` has still to confirm or dispute."""
     if not _signed_in(user):
         return ResultReport.objects.none()
-    return ResultReport.objects.filter(services.pending_for(user)).exclude(responses__by=user)
+    return ResultReport.objects.filter(pending_for(user)).exclude(responses__by=user)
+
+
+def pending_for(user: Any) -> Q:
+    """Reports waiting for ``user`` to answer (as a queryset filter)."""
+    return (
+        Q(status=ReportStatus.PENDING)
+        & (Q(match__player1__user=user) | Q(match__player2__user=user))
+        & ~Q(reported_by=user)
+    )
 
 
 def match_page(user: Any, pk: int) -> Match:
@@ -114,7 +135,7 @@ def disputes_for(user: Any) -> list[ResultReport]:
 
 def awaiting_official(user: Any) -> list[ResultReport]:
     """Pending results against a player without an account that ``user`` may confirm
-    for them (games.services.answers_for_absent), oldest first."""
+    for them (games.services.results.answers_for_absent), oldest first."""
     if not _signed_in(user):
         return []
     candidates = (
@@ -132,7 +153,7 @@ def awaiting_official(user: Any) -> list[ResultReport]:
         )
         .order_by("created_at", "id")
     )
-    return [report for report in candidates if services.answers_for_absent(user, report)]
+    return [report for report in candidates if answers_for_absent(user, report)]
 
 
 # --- Time control, in words
@@ -169,13 +190,3 @@ def clock_label(match: Match) -> str:
         else:
             text += " + " + move
     return text
-
-
-def clock_reading(ms: int | None) -> str:
-    """A clock's remaining time as ``m:ss`` (``h:mm:ss`` past an hour); empty if unknown."""
-    if ms is None:
-        return ""
-    seconds = ms // 1000
-    hours, rest = divmod(seconds, 3600)
-    minutes, secs = divmod(rest, 60)
-    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"

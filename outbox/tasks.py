@@ -1,4 +1,9 @@
-"""The periodic drain of the outbox (Celery beat, CELERY_BEAT_SCHEDULE)."""
+"""The periodic drain of the outbox (Celery beat, CELERY_BEAT_SCHEDULE).
+
+A plain task, not a ``base.tasks.OwedTask``: the drain is what sends owed work,
+so it is never owed itself, and a drain that fails is simply run again by the
+next beat a minute later (the outbox sits below ``base`` and imports none of it).
+"""
 
 from __future__ import annotations
 

@@ -379,20 +379,28 @@ def _key_if_once_rated(pool: RatingPool, match_id: int) -> Key | None:
 # --- Merged players --------------------------------------------------------------------
 
 
-def fold_merged_player(survivor_id: int, duplicate_id: int) -> list[tuple[int, Key]]:
-    """Prepare a merge (``clubs.events.player_merged``, inside the merge, before the move).
+def fold_merged_player(survivor_id: int, duplicate_id: int) -> None:
+    """The ratings' share of a merge, done at once (a ``clubs.merging`` hook, inside the
+    merge, before the move).
 
     The duplicate's PlayerRating rows in pools where the survivor has one are
     deleted (the generic move would break one-rating-per-player); the rest of
-    the duplicate's rows, history and matches are moved by the merge itself.
-    Returns, per pool whose history changes, the key to recompute it from:
-    the duplicate's first history row or first finished match there.
+    the duplicate's rows, history and matches are moved by the merge itself,
+    and the pools are recomputed after it commits (``merge_restarts``).
     """
-    theirs = set(
-        PlayerRating.objects.filter(player_id=duplicate_id).values_list("pool_id", flat=True)
+    ours = PlayerRating.objects.filter(player_id=survivor_id).values("pool_id")
+    PlayerRating.objects.filter(player_id=duplicate_id, pool_id__in=ours).delete()
+
+
+def merge_restarts(survivor_id: int, duplicate_id: int) -> list[tuple[int, Key]]:
+    """Per pool whose history a merge changes, the key to recompute it from: the
+    duplicate's first history row or first finished match there (read before the
+    move, whether or not ``fold_merged_player`` ran already)."""
+    rated = set(
+        PlayerRating.objects.filter(player_id__in=(survivor_id, duplicate_id)).values_list(
+            "pool_id", flat=True
+        )
     )
-    ours = set(PlayerRating.objects.filter(player_id=survivor_id).values_list("pool_id", flat=True))
-    PlayerRating.objects.filter(player_id=duplicate_id, pool_id__in=theirs & ours).delete()
     federations = {
         f
         for f in Player.objects.filter(pk__in=(survivor_id, duplicate_id)).values_list(
@@ -401,7 +409,7 @@ def fold_merged_player(survivor_id: int, duplicate_id: int) -> list[tuple[int, K
         if f is not None
     }
     pools = RatingPool.objects.filter(
-        Q(pk__in=theirs) | Q(rated_discipline__federation_id__in=federations)
+        Q(pk__in=rated) | Q(rated_discipline__federation_id__in=federations)
     ).select_related("rated_discipline")
     restart: list[tuple[int, Key]] = []
     for pool in pools.order_by("pk"):

@@ -4,9 +4,12 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
+
+if TYPE_CHECKING:
+    from tests.world import World
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -92,6 +95,15 @@ def english_by_default(settings):  # type: ignore[no-untyped-def]
     settings.LANGUAGE_CODE = "en"
     with translation.override("en"):
         yield
+
+
+@pytest.fixture
+def world() -> World:
+    """Two federations, their clubs and players, a user for every role (tests/world.py)."""
+    # Imported on first use: a run of the engine's tests alone imports no app's services.
+    from tests.world import build_world
+
+    return build_world()
 
 
 @pytest.fixture

@@ -9,6 +9,8 @@
   them), and none of them imports ``config``, the top (settings and URLs);
   A view of a lower app may read a higher app only through its ``queries``
   module (pages that gather a person's whole record); tests are free;
+- no view module imports the engine: a page asks its app's adapter (the board
+  asks games.adapters);
 - no import circle between the product modules, deferred imports in functions
   included, except the known ones listed below, which may only go away.
 """
@@ -52,13 +54,6 @@ PURE = {
 KNOWN_CIRCLES = {
     # base.nul reads JSON with base.parsers; the parsers run base.nul's checks.
     ("base.parsers", "base.nul"),
-    # games.queries reads pending reports through games.services; the services read
-    # a clock through games.queries.
-    ("games.services", "games.queries"),
-    # services -> tasks -> webhooks -> tasks -> services: the services queue tasks
-    # that call the services back, and the webhook sender queues its own delivery.
-    ("tournaments.tasks", "tournaments.services"),
-    ("tournaments.webhooks", "tournaments.tasks"),
 }
 
 
@@ -88,6 +83,21 @@ def layering_violations(root: Path = ROOT) -> tuple[int, list[str]]:
                     continue  # a page of a lower app reads a higher one's queries
                 violations.append(f"{path.relative_to(root)} imports {name}")
     return modules_checked, violations
+
+
+def views_importing_the_engine(root: Path = ROOT) -> tuple[int, dict[str, list[str]]]:
+    """(view modules checked, each view module that imports the engine -> what it imports)."""
+    checked = 0
+    offenders = {}
+    for app in APPS:
+        for path in sorted((root / app).rglob("*.py")):
+            if not is_view_module(path, app, root):
+                continue
+            checked += 1
+            engine = sorted(n for n in imported_modules(path, root) if n.split(".")[0] == "engine")
+            if engine:
+                offenders[str(path.relative_to(root))] = engine
+    return checked, offenders
 
 
 # --- The reader
@@ -181,6 +191,25 @@ def test_a_lower_view_reads_a_higher_app_only_through_its_queries(tmp_path: Path
         "clubs/models.py imports tournaments.queries.entries_of",
         "clubs/views/player.py imports tournaments.services",
     ]
+
+
+def test_no_view_imports_the_engine() -> None:
+    checked, offenders = views_importing_the_engine()
+    assert checked >= 10  # the views of clubs, games, ratings and tournaments
+    assert not offenders, f"views ask their app's adapter, not the engine: {offenders}"
+
+
+def test_a_view_importing_the_engine_is_caught(tmp_path: Path) -> None:
+    views = tmp_path / "games" / "views"
+    views.mkdir(parents=True)
+    (views / "board.py").write_text(
+        "from games import adapters\nfrom engine.rules import game as eg\n"
+        "def later():\n    from engine import movegen\n"
+    )
+    (tmp_path / "games" / "adapters.py").write_text("from engine.rules import game\n")
+    checked, offenders = views_importing_the_engine(tmp_path)
+    assert checked == 1
+    assert offenders == {"games/views/board.py": ["engine.movegen", "engine.rules.game"]}
 
 
 def test_no_import_circle_but_the_known_ones() -> None:

@@ -13,10 +13,9 @@ Rows become the core's plain types here, and nowhere else:
   order their pairings were made (``Pairing.slot`` is the core's match id),
   so the database holds the whole state and the core answers every question.
 
-Flights: ``main`` for every format; ``consolation`` and ``last_chance`` for a
-main flight with consolation; ``groups`` for the group stage of groups then
-knock-out (its pairings carry the group's name as ``slot``); ``stage-1``,
-``stage-2``, ... for the stages of a cup.
+Nothing here depends on the format: which core functions a format calls, and
+with which of these rows, is its module's (``tournaments.formats``); the names
+of flights are ``tournaments.formats.flights``'.
 """
 
 from __future__ import annotations
@@ -24,8 +23,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable
 
 from django.db.models import QuerySet
 
@@ -35,25 +33,11 @@ from tournaments.models import (
     BOTH_FORFEITED,
     Entry,
     EntryStatus,
-    Format,
     Pairing,
-    Round,
     Tournament,
 )
 
 logger = logging.getLogger(__name__)
-
-BRACKET_FORMATS = frozenset(
-    {Format.SINGLE_ELIMINATION, Format.MAIN_CONSOLATION, Format.DOUBLE_ELIMINATION}
-)
-ROUND_FORMATS = frozenset({Format.SWISS, Format.ROUND_ROBIN, Format.CUP})
-GROUP_FLIGHT = "groups"
-STAGE_PREFIX = "stage-"
-
-
-def is_bracket(tournament: Tournament) -> bool:
-    return tournament.format in BRACKET_FORMATS
-
 
 # --- Entries
 
@@ -111,13 +95,6 @@ def pairing_outcome(pairing: Pairing) -> tuple[int | None, bool] | None:
     if match is not None and match.result_status == ResultStatus.CONFIRMED and match.winner:
         return match.winner, bool(match.forfeit)
     return None
-
-
-def is_knockout(tournament: Tournament, flight: str) -> bool:
-    """Whether ``flight`` is a bracket: someone has to go through each of its matches."""
-    return tournament.format in BRACKET_FORMATS or (
-        flight == "main" and tournament.format == Format.GROUPS_KNOCKOUT
-    )
 
 
 def is_decided(pairing: Pairing) -> bool:
@@ -193,63 +170,6 @@ def standings_settings(
 # --- Brackets
 
 
-@dataclass(frozen=True)
-class ConsolationShape:
-    consolation_rounds: int
-    last_chance_rounds: int
-
-
-def _main_rounds(n: int) -> int:
-    return core.bracket_size(n).bit_length() - 1
-
-
-def consolation_shape(tournament: Tournament, order: Sequence[int]) -> ConsolationShape:
-    """Which main rounds drop into the consolation, which consolation rounds into the
-    last chance: plain = main round 1 (and consolation round 1); progressive = main
-    rounds 1..R-2 (at least 2) and consolation rounds 1..2, fewer when the field is
-    too small for them.  Raises the core's ConfigError when no shape fits."""
-    rounds = _main_rounds(len(order))
-    if tournament.progressive_consolation:
-        k_options = list(range(min(rounds - 1, max(2, rounds - 2)), 0, -1))
-        j_options = [2, 1] if tournament.last_chance else [0]
-    else:
-        k_options = [1]
-        j_options = [1] if tournament.last_chance else [0]
-    error: core.TournamentError | None = None
-    for k in k_options:
-        for j in j_options:
-            try:
-                core.main_with_consolation(
-                    [], consolation_rounds=k, last_chance_rounds=j, order=order
-                )
-            except core.TournamentError as exc:
-                error = error or exc
-                continue
-            return ConsolationShape(k, j)
-    assert error is not None
-    raise error
-
-
-def build_bracket(tournament: Tournament, entries: Sequence[Entry]) -> core.Bracket:
-    """The draw of a bracket format, without results (core errors pass through)."""
-    order = [e.id for e in drawn_entries(entries)]
-    if tournament.format == Format.SINGLE_ELIMINATION:
-        return core.single_elimination([], order=order)
-    if tournament.format == Format.DOUBLE_ELIMINATION:
-        return core.double_elimination([], order=order)
-    if tournament.format == Format.MAIN_CONSOLATION:
-        shape = consolation_shape(tournament, order)
-        return core.main_with_consolation(
-            [],
-            consolation_rounds=shape.consolation_rounds,
-            last_chance_rounds=shape.last_chance_rounds,
-            order=order,
-        )
-    if tournament.format == Format.GROUPS_KNOCKOUT:
-        return knockout_bracket(tournament, entries)
-    raise core.ConfigError("bad_setting", "not a bracket format", format=tournament.format)
-
-
 def replay(bracket: core.Bracket, pairings: Iterable[Pairing]) -> core.Bracket:
     """Record the decided bracket pairings on the bracket, in the order they were made."""
     for p in sorted(pairings, key=lambda p: p.pk):
@@ -266,101 +186,6 @@ def replay(bracket: core.Bracket, pairings: Iterable[Pairing]) -> core.Bracket:
                 "bracket of tournament %s, pairing %s: %s", p.round.tournament_id, p.pk, error
             )
     return bracket
-
-
-def load_bracket(
-    tournament: Tournament,
-    entries: Sequence[Entry] | None = None,
-    pairings: Sequence[Pairing] | None = None,
-) -> core.Bracket:
-    """The tournament's bracket with every recorded result (groups then knock-out: the
-    knock-out, once the group stage is complete)."""
-    entries = entry_rows(tournament) if entries is None else entries
-    if pairings is None:
-        pairings = list(pairing_rows(tournament))
-    if tournament.format == Format.GROUPS_KNOCKOUT:
-        bracket = knockout_bracket(tournament, entries, pairings)
-        pairings = [p for p in pairings if p.round.flight != GROUP_FLIGHT]
-    else:
-        bracket = build_bracket(tournament, entries)
-    return replay(bracket, pairings)
-
-
-# --- Groups
-
-
-def groups(tournament: Tournament, entries: Sequence[Entry]) -> list[core.Group]:
-    return core.snake_groups(drawn_entries(entries), tournament.groups or 1)
-
-
-def group_schedule(
-    tournament: Tournament, entries: Sequence[Entry]
-) -> list[list[tuple[str, core.Round]]]:
-    """Rounds of the group stage: for round k, each group's k-th round (group name, round)."""
-    drawn = drawn_entries(entries)
-    per_group = [(g.name, core.group_rounds(drawn, g)) for g in groups(tournament, entries)]
-    total = max(len(rounds) for _, rounds in per_group)
-    return [
-        [(name, rounds[k]) for name, rounds in per_group if k < len(rounds)] for k in range(total)
-    ]
-
-
-def group_tables(
-    tournament: Tournament,
-    entries: Sequence[Entry],
-    pairings: Sequence[Pairing] | None = None,
-) -> list[tuple[core.Group, list[core.StandingRow]]]:
-    if pairings is None:
-        pairings = list(pairing_rows(tournament, GROUP_FLIGHT))
-    group_results = results(p for p in pairings if p.round.flight == GROUP_FLIGHT)
-    drawn = drawn_entries(entries)
-    settings = core.StandingsSettings(
-        tiebreaks=("DE", "SB", "PD"),
-        bye_is_win=tournament.bye_is_win,
-        lot_seed=lot_seed(tournament),
-    )
-    return [
-        (g, core.group_standings(drawn, g, group_results, settings))
-        for g in groups(tournament, entries)
-    ]
-
-
-def group_stage_complete(tournament: Tournament, pairings: Sequence[Pairing] | None = None) -> bool:
-    """Every group round paired, played and closed."""
-    states = list(
-        Round.objects.filter(tournament=tournament, flight=GROUP_FLIGHT).values_list(
-            "state", flat=True
-        )
-    )
-    entries = entry_rows(tournament)
-    if len(states) < len(group_schedule(tournament, entries)):
-        return False
-    if any(state != "closed" for state in states):
-        return False
-    if pairings is None:
-        pairings = list(pairing_rows(tournament, GROUP_FLIGHT))
-    return all(is_decided(p) for p in pairings if p.round.flight == GROUP_FLIGHT)
-
-
-def knockout_bracket(
-    tournament: Tournament,
-    entries: Sequence[Entry],
-    pairings: Sequence[Pairing] | None = None,
-) -> core.Bracket:
-    tables = [rows for _, rows in group_tables(tournament, entries, pairings)]
-    return core.knockout_from_groups(tables, tournament.qualifiers_per_group or 1)
-
-
-# --- Cups
-
-
-def stage_flights(tournament: Tournament) -> list[str]:
-    names = (
-        Round.objects.filter(tournament=tournament, flight__startswith=STAGE_PREFIX)
-        .values_list("flight", flat=True)
-        .distinct()
-    )
-    return sorted(set(names), key=lambda f: int(f.removeprefix(STAGE_PREFIX) or 0))
 
 
 # --- Digest

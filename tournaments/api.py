@@ -28,6 +28,7 @@ from clubs.models import Club, Federation, Player
 from clubs.serializers import service_errors
 from tournaments import filters, queries, services
 from tournaments import permissions as tournament_permissions
+from tournaments.formats import flights
 from tournaments.models import Entry, Pairing, Round, StandingsSnapshot, Tournament
 from tournaments.serializers import (
     BRACKET_COLUMNS,
@@ -43,6 +44,7 @@ from tournaments.serializers import (
     TournamentSerializer,
     TournamentStateSerializer,
 )
+from tournaments.services import visibility as results_rule
 
 
 def _require(request: Request, rule: str, obj: Any) -> None:
@@ -60,14 +62,6 @@ def _payload_id(request: Request, name: str) -> int | None:
 
 def _visible(request: Request) -> QuerySet[Tournament]:
     return tournament_permissions.visible_tournaments(request.user)
-
-
-def _hidden_pairings(user: Any, tournament: Tournament) -> set[int]:
-    """The pairings of ``tournament`` whose results ``user`` may not see (one query)."""
-    pairings = Pairing.objects.filter(round__tournament=tournament).select_related(
-        "round__tournament", "entry1__player", "entry2__player", "match"
-    )
-    return {p.pk for p in pairings if queries.pairing_result_hidden(user, p)}
 
 
 @extend_schema_view(
@@ -214,8 +208,8 @@ class TournamentViewSet(
     @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None)
     def standings(self, request: Request, pk: str | None = None) -> Response:
         tournament = self.get_object()
-        managed = permissions.can(request.user, "tournament.manage", tournament)
-        snapshot = queries.latest_standings(tournament, published_only=not managed)
+        early = results_rule.sees_unpublished_standings(request.user, tournament)
+        snapshot = queries.latest_standings(tournament, published_only=not early)
         if snapshot is None:
             raise Http404
         return Response(StandingsSerializer(snapshot).data)
@@ -225,19 +219,18 @@ class TournamentViewSet(
         description="A list of columns (rounds in playing order), each a list of matches top "
         "to bottom: slot, players (name, seed, bye), score, winner, feeds_from, winner_to, "
         "loser_to.  Empty for formats without a bracket.",
-        parameters=[OpenApiParameter("flight", OpenApiTypes.STR, default="main")],
+        parameters=[OpenApiParameter("flight", OpenApiTypes.STR, default=flights.MAIN)],
         responses=BRACKET_COLUMNS,
     )
     @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None)
     def bracket(self, request: Request, pk: str | None = None) -> Response:
         tournament = self.get_object()
-        columns = queries.bracket_view(tournament, request.query_params.get("flight", "main"))
-        hidden = _hidden_pairings(request.user, tournament)
-        for column in columns:
-            for match in column:
-                if match["pairing"] in hidden:
-                    match["score1"] = match["score2"] = match["winner"] = None
-                    match["forfeit"] = False
+        columns = queries.bracket_view(tournament, request.query_params.get("flight", flights.MAIN))
+        pairings = Pairing.objects.filter(round__tournament=tournament).select_related(
+            "round__tournament", "entry1__player", "entry2__player", "match"
+        )
+        hidden = results_rule.hidden_bracket_slots(request.user, tournament, columns, pairings)
+        results_rule.hide_bracket_results(columns, hidden)
         return Response(columns)
 
 
@@ -436,12 +429,9 @@ class StandingsViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewset
     ordering_fields = ["after_round", "id"]
 
     def get_queryset(self) -> QuerySet[StandingsSnapshot]:
-        shown = Q(published_at__isnull=False) | tournament_permissions.staff_tournaments_q(
-            self.request.user, "tournament__"
-        )
         return (
             StandingsSnapshot.objects.filter(tournament__in=_visible(self.request))
-            .filter(shown)
+            .filter(results_rule.shown_standings_q(self.request.user))
             .order_by("tournament_id", "-after_round")
         )
 

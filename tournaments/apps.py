@@ -11,14 +11,14 @@ class TournamentsConfig(AppConfig):
         from games.events import result_confirmed, result_withdrawn
         from tournaments import (
             permissions,  # noqa: F401  (registers the tournament rules)
-            queries,
             receivers,
         )
+        from tournaments.services import visibility as results_rule
 
         result_confirmed.subscribe(receivers.on_result_confirmed)
         result_withdrawn.subscribe(receivers.on_result_withdrawn)
         visibility.extend(
-            hidden=queries.match_result_hidden,
-            hidden_q=queries.hidden_results_q,
-            withheld_q=queries.withheld_results_q,
+            hidden=results_rule.match_result_hidden,
+            hidden_q=results_rule.hidden_results_q,
+            withheld_q=results_rule.withheld_results_q,
         )

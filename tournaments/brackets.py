@@ -24,6 +24,8 @@ from typing import Any
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
+from tournaments.formats import flights
+
 BOX_W = 200
 ROW_H = 22
 BOX_H = 2 * ROW_H
@@ -77,28 +79,16 @@ class Section:
     row_h: int = ROW_H
 
 
-def section_title(key: str) -> str:
-    titles = {
-        "main": _("Main flight"),
-        "consolation": _("Consolation"),
-        "last_chance": _("Last chance"),
-        "W": _("Winners' bracket"),
-        "L": _("Losers' bracket"),
-        "GF": _("Grand final"),
-    }
-    return titles.get(key, key)
-
-
 def _column_title(section: str, column: Sequence[Mapping[str, Any]], k: int, total: int) -> str:
-    if section == "GF":
+    if section == flights.GRAND_FINAL:
         return _("Grand final") if k == 0 else _("Reset")
-    if section == "W" and k == total - 1 and len(column) == 1:
+    if section == flights.WINNERS and k == total - 1 and len(column) == 1:
         return _("Winners' final")
-    if section == "L" and k == total - 1 and len(column) == 1:
+    if section == flights.LOSERS and k == total - 1 and len(column) == 1:
         return _("Losers' final")
-    if section == "main" and k == total - 1 and len(column) == 1:
+    if section == flights.MAIN and k == total - 1 and len(column) == 1:
         return _("Final")
-    if section in ("main", "W") and k == total - 2 and len(column) == 2:
+    if section in (flights.MAIN, flights.WINNERS) and k == total - 2 and len(column) == 2:
         return _("Semi-finals")
     return _("Round %(number)d") % {"number": column[0].get("round") or k + 1}
 
@@ -150,7 +140,7 @@ def draw_flight(
     by_section: dict[str, list[Sequence[Mapping[str, Any]]]] = {}
     for column in columns:
         if column:
-            by_section.setdefault(str(column[0].get("section") or "main"), []).append(column)
+            by_section.setdefault(str(column[0].get("section") or flights.MAIN), []).append(column)
     return [
         _layout(key, cols, hidden, players_of_hidden, match_url) for key, cols in by_section.items()
     ]
@@ -164,7 +154,7 @@ def _layout(
     match_url: bool,
 ) -> Section:
     placed: dict[str, Box] = {}
-    section = Section(key=key, title=section_title(key), width=0, height=0)
+    section = Section(key=key, title=flights.section_title(key), width=0, height=0)
     bottom = HEAD
     for k, column in enumerate(columns):
         x = PAD + k * (BOX_W + GAP_X)

@@ -33,6 +33,7 @@ from clubs.models import Discipline, Federation, Player
 from games import services as games_services
 from games.models import Match, ResultReport
 from tournaments import services
+from tournaments.formats import flights
 from tournaments.models import Pairing, Round, Tournament, TournamentState
 
 SWISS_SLUG = "friendship-cup-long"
@@ -225,7 +226,11 @@ def _knockout(federation: Federation) -> DemoTournament:
         progressive_consolation=True,
         last_chance=True,
         match_length=9,
-        match_lengths={"main": {"default": 9, "final": 11}, "consolation": 7, "last_chance": 5},
+        match_lengths={
+            flights.MAIN: {"default": 9, "final": 11},
+            flights.CONSOLATION: 7,
+            flights.LAST_CHANCE: 5,
+        },
         starts_on=schedule.first_day,
         clock_mode="increment",
         clock_reserve_seconds=18 * 60,
@@ -238,7 +243,7 @@ def _knockout(federation: Federation) -> DemoTournament:
         _close(rnd, start)
     current = schedule.round_start(2)
     _play(services.pair_next_round(tournament, by=None), rng, ratings, current, share=0.5)
-    consolation = services.pair_next_round(tournament, by=None, flight="consolation")
+    consolation = services.pair_next_round(tournament, by=None, flight=flights.CONSOLATION)
     _play(consolation, rng, ratings, current + datetime.timedelta(minutes=10), share=0.5)
     services.compute_standings(tournament)
     return DemoTournament(KNOCKOUT_SLUG, name, True)

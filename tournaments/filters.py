@@ -6,10 +6,10 @@ import django_filters
 from django.utils.translation import gettext_lazy as _
 
 from clubs.filters import IntegerFilter
+from tournaments.formats import registry
 from tournaments.models import (
     Entry,
     EntryStatus,
-    Format,
     Pairing,
     Round,
     RoundState,
@@ -23,7 +23,7 @@ class TournamentFilter(django_filters.FilterSet):
     federation = IntegerFilter(field_name="federation_id", help_text=_("Federation id."))
     club = IntegerFilter(field_name="club_id", help_text=_("Host club id."))
     state = django_filters.ChoiceFilter(choices=TournamentState.choices)
-    format = django_filters.ChoiceFilter(choices=Format.choices)
+    format = django_filters.ChoiceFilter(choices=registry.choices())
     discipline = django_filters.CharFilter(
         field_name="discipline__code", help_text=_("Discipline code.")
     )

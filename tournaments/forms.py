@@ -20,15 +20,11 @@ from clubs import permissions
 from clubs.models import Club, Discipline, Federation, Role
 from games.models import ClockMode
 from tournaments.core import UNAVAILABLE_CODES, offered_codes
-from tournaments.models import Format, TieBreakerLot, Tournament, default_tie_breaks
+from tournaments.formats import flights, registry
+from tournaments.models import TieBreakerLot, Tournament, default_tie_breaks
+from tournaments.services.setup import SETTINGS_FIELDS
 
 MAX_LENGTH = 99
-
-FLIGHTS = [
-    ("main", _("main flight")),
-    ("consolation", _("consolation")),
-    ("last_chance", _("last chance")),
-]
 
 TIEBREAK_HELP = {
     "WIN": _("match wins"),
@@ -48,38 +44,9 @@ TIEBREAK_HELP = {
 # Shown by a tie-break the tournament chose before it stopped being offered.
 UNAVAILABLE_NOTE = _("not computed while no match is analysed: it breaks no tie")
 
-# Settings of the form that go to the services under the model's field names.
-SETTINGS = (
-    "name",
-    "slug",
-    "discipline",
-    "format",
-    "starts_on",
-    "rounds_planned",
-    "max_losses",
-    "groups",
-    "qualifiers_per_group",
-    "progressive_consolation",
-    "last_chance",
-    "seeding",
-    "match_length",
-    "match_lengths",
-    "clock_mode",
-    "clock_reserve_seconds",
-    "clock_per_point_seconds",
-    "clock_move_seconds",
-    "bye_is_win",
-    "tie_breaks",
-    "remaining_ties",
-    "recorded_matches",
-    "is_public",
-    "publish_pairings",
-    "publish_results",
-    "publish_standings",
-    "qualifies_from",
-    "qualifying_places",
-    "webhook_url",
-)
+# Settings of the form that go to the services under the model's field names (the
+# host club is chosen with the federation, in the ``host`` field).
+SETTINGS = tuple(name for name in SETTINGS_FIELDS if name != "club")
 
 
 def tiebreak_field(code: str) -> str:
@@ -90,7 +57,7 @@ def tiebreak_field(code: str) -> str:
 
 
 class LengthRowForm(forms.Form):
-    flight = forms.ChoiceField(label=_("Flight"), choices=FLIGHTS, required=False)
+    flight = forms.ChoiceField(label=_("Flight"), choices=flights.LENGTH_CHOICES, required=False)
     round = forms.CharField(
         label=_("Round"),
         max_length=6,
@@ -129,7 +96,7 @@ class BaseLengthRows(forms.BaseFormSet):
             data = form.cleaned_data
             if not data or not data.get("length"):
                 continue
-            key = (data.get("flight") or "main", data.get("round") or "")
+            key = (data.get("flight") or flights.MAIN, data.get("round") or "")
             if key in seen:
                 raise forms.ValidationError(
                     _("Match lengths: the flight %(flight)s, round %(round)s is listed twice.")
@@ -144,7 +111,7 @@ class BaseLengthRows(forms.BaseFormSet):
             data = getattr(form, "cleaned_data", None)
             if not data or not data.get("length"):
                 continue
-            flight = data.get("flight") or "main"
+            flight = data.get("flight") or flights.MAIN
             per_flight.setdefault(flight, {})[data.get("round") or "default"] = data["length"]
         out: dict[str, Any] = {}
         for flight, rows in per_flight.items():
@@ -188,7 +155,9 @@ class TournamentForm(forms.Form):
     discipline = forms.ModelChoiceField(
         queryset=Discipline.objects.order_by("name"), label=_("Discipline")
     )
-    format = forms.ChoiceField(label=_("Format"), choices=Format.choices, initial=Format.SWISS)
+    format = forms.ChoiceField(
+        label=_("Format"), choices=registry.choices, initial=registry.DEFAULT
+    )
     starts_on = forms.DateField(
         label=_("Starts on"), required=False, widget=forms.DateInput(attrs={"type": "date"})
     )

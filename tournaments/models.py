@@ -18,16 +18,8 @@ from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club, Discipline, Federation, Player
 from games.models import Match, TimeControl
-
-
-class Format(models.TextChoices):
-    SINGLE_ELIMINATION = "single_elimination", _("single elimination")
-    MAIN_CONSOLATION = "main_consolation", _("main flight with consolation")
-    DOUBLE_ELIMINATION = "double_elimination", _("double elimination")
-    SWISS = "swiss", _("Swiss")
-    ROUND_ROBIN = "round_robin", _("round robin")
-    GROUPS_KNOCKOUT = "groups_knockout", _("groups, then knock-out")
-    CUP = "cup", _("cup of several stages")
+from tournaments.formats import flights
+from tournaments.formats.codes import Format
 
 
 class TournamentState(models.TextChoices):
@@ -228,7 +220,7 @@ class Round(models.Model):
     tournament = models.ForeignKey(
         Tournament, on_delete=models.CASCADE, related_name="rounds", verbose_name=_("tournament")
     )
-    flight = models.CharField(_("flight"), max_length=20, default="main")
+    flight = models.CharField(_("flight"), max_length=20, default=flights.MAIN)
     number = models.PositiveSmallIntegerField(_("round"))
     match_length = models.PositiveSmallIntegerField(_("match length"))
     state = models.CharField(

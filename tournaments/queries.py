@@ -11,14 +11,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Prefetch, Q, QuerySet
+from django.db.models import Prefetch, QuerySet
 from django.shortcuts import get_object_or_404
 
 from clubs.models import Federation
-from games import visibility
-from games.models import Match
 from tournaments import adapters, core
 from tournaments import permissions as tournament_permissions
+from tournaments.formats import flights, registry
 from tournaments.models import (
     Entry,
     Pairing,
@@ -161,18 +160,6 @@ def standings_rounds(pairings: Iterable[Pairing]) -> StandingsRounds:
     return StandingsRounds(counted, in_play)
 
 
-def flights(tournament: Tournament) -> list[str]:
-    """The flights of the tournament, in playing order (for the console's pair buttons)."""
-    if tournament.format == "main_consolation":
-        out = ["main", "consolation"]
-        return [*out, "last_chance"] if tournament.last_chance else out
-    if tournament.format == "groups_knockout":
-        return [adapters.GROUP_FLIGHT, "main"]
-    if tournament.format == "cup":
-        return adapters.stage_flights(tournament) or [f"{adapters.STAGE_PREFIX}1"]
-    return ["main"]
-
-
 def _side(
     occupant: core.bracket.Occupant, names: dict[int, tuple[str, int | None]]
 ) -> dict[str, Any] | None:
@@ -184,7 +171,7 @@ def _side(
     return None
 
 
-def bracket_view(tournament: Tournament, flight: str = "main") -> list[list[dict[str, Any]]]:
+def bracket_view(tournament: Tournament, flight: str = flights.MAIN) -> list[list[dict[str, Any]]]:
     """The flight's bracket for drawing: columns (rounds of the flight's sections in
     playing order), each a list of matches top to bottom::
 
@@ -197,22 +184,19 @@ def bracket_view(tournament: Tournament, flight: str = "main") -> list[list[dict
     A bracket that does not exist yet (a knock-out after an unfinished group
     stage) gives an empty list.  Four queries at most.
     """
-    if tournament.format not in adapters.BRACKET_FORMATS and tournament.format != "groups_knockout":
+    fmt = registry.for_tournament(tournament)
+    if not fmt.has_bracket:
         return []
     entry_rows = list(Entry.objects.filter(tournament=tournament).select_related("player"))
     pairings = list(adapters.pairing_rows(tournament))
-    if tournament.format == "groups_knockout" and not (
-        any(p.round.flight != adapters.GROUP_FLIGHT for p in pairings)
-        or adapters.group_stage_complete(tournament, pairings)
-    ):
+    if not fmt.bracket_exists(tournament, pairings):
         return []
     try:
-        bracket = adapters.load_bracket(tournament, entry_rows, pairings)
+        bracket = fmt.load_bracket(tournament, entry_rows, pairings)
     except core.TournamentError:
         return []
     names = {e.pk: (str(e.player), e.seed) for e in entry_rows}
     by_slot = {p.slot: p for p in pairings if p.slot and p.round.flight == flight}
-    sections = {"W": 0, "main": 0, "consolation": 0, "last_chance": 0, "L": 1, "GF": 2}
     columns: dict[tuple[int, int], list[dict[str, Any]]] = {}
     for mid, m in bracket.matches.items():
         if m.flight != flight:
@@ -221,7 +205,7 @@ def bracket_view(tournament: Tournament, flight: str = "main") -> list[list[dict
         pairing = by_slot.get(mid)
         match = pairing.match if pairing is not None else None
         winner = bracket.winner(mid)
-        columns.setdefault((sections.get(m.section, 0), m.round), []).append(
+        columns.setdefault((flights.section_order(m.section), m.round), []).append(
             {
                 "slot": mid,
                 "section": m.section,
@@ -242,89 +226,3 @@ def bracket_view(tournament: Tournament, flight: str = "main") -> list[list[dict
             }
         )
     return [sorted(column, key=lambda x: x["index"]) for _key, column in sorted(columns.items())]
-
-
-# --- Whose results are hidden: the tournaments app's rule for games.visibility
-# (registered in TournamentsConfig.ready).  Pages and the API ask
-# ``games.visibility.result_visible`` or, for a pairing's row, ``pairing_result_hidden``.
-
-
-def sees_hidden_results(user: Any, tournament: Tournament) -> bool:
-    """The tournament's organizers and arbiters (and the admins who run it) see every
-    result of it, published or not (no query: the roles are cached on the user)."""
-    if user is None or not user.is_authenticated or not user.is_active:
-        return False
-    return bool(
-        user.is_superuser
-        or tournament_permissions.manages(user, tournament)
-        or tournament_permissions.arbitrates(user, tournament)
-    )
-
-
-def results_hidden(tournament: Tournament, round: Round, user: Any) -> bool:
-    """Whether ``user`` must not see the results of ``round``: a silent round until the
-    organizer publishes it, or a tournament that does not publish results, for
-    everyone but those who run it.  (The two players of a match see their own
-    result: ``games.visibility`` says so for every match.)"""
-    if not (round.silent or not tournament.publish_results):
-        return False
-    return not sees_hidden_results(user, tournament)
-
-
-def _pairing_of(match: Match) -> Pairing | None:
-    """The match's pairing with its round and tournament: from the caches where the
-    caller read the match through its pairing, else one query."""
-    if Match.pairing.is_cached(match):  # type: ignore[attr-defined]
-        pairing: Pairing | None = getattr(match, "pairing", None)
-        if pairing is None or (
-            Pairing.round.is_cached(pairing)  # type: ignore[attr-defined]
-            and Round.tournament.is_cached(pairing.round)  # type: ignore[attr-defined]
-        ):
-            return pairing
-    return (
-        Pairing.objects.select_related("round__tournament").filter(match_id=match.pk).first()
-        if match.pk is not None
-        else None
-    )
-
-
-def match_result_hidden(user: Any, match: Match) -> bool:
-    """``results_hidden`` for the match's round (False for a match outside tournaments)."""
-    pairing = _pairing_of(match)
-    if pairing is None:
-        return False
-    return results_hidden(pairing.round.tournament, pairing.round, user)
-
-
-def hidden_results_q(user: Any) -> Q:
-    """``results_hidden`` as a filter on ``games.Match``: the matches of hidden rounds."""
-    if user is not None and user.is_authenticated and user.is_active and user.is_superuser:
-        return Q(pk__in=[])
-    hidden = Q(pairing__round__silent=True) | Q(pairing__round__tournament__publish_results=False)
-    staff = tournament_permissions.staff_tournaments_q(user)
-    return hidden & ~Q(pairing__round__tournament__in=Tournament.objects.filter(staff))
-
-
-def withheld_results_q() -> Q:
-    """Results not public yet for anybody: those of silent rounds (not rated until the
-    round is published).  A tournament that does not publish results is still rated."""
-    return Q(pairing__round__silent=True)
-
-
-def pairing_result_hidden(user: Any, pairing: Pairing) -> bool:
-    """Whether ``user`` must not see the result of ``pairing`` (its match's, when it has
-    one, by ``games.visibility``; a pairing without a match by its round)."""
-    if pairing.match_id is not None and pairing.match is not None:
-        return not visibility.result_visible(user, pairing.match)
-    rnd = pairing.round
-    if not results_hidden(rnd.tournament, rnd, user):
-        return False
-    return not (
-        user is not None
-        and user.is_authenticated
-        and user.pk
-        in (
-            pairing.entry1.player.user_id,
-            pairing.entry2.player.user_id if pairing.entry2 is not None else None,
-        )
-    )

@@ -7,29 +7,25 @@ transaction after the commit (see ``base.locking`` for the lock order).
 
 from __future__ import annotations
 
-from base.events import queue_on_commit
+from base.tasks import owe
+from tournaments import tasks
+from tournaments.models import Pairing
 
 
 def on_result_confirmed(match_id: int) -> None:
     """A games result became official: if it is a pairing's, the standings and the
     webhook follow once the transaction commits."""
-    from tournaments import tasks
-
     if _is_a_pairings(match_id):
-        queue_on_commit(tasks.result_confirmed_task, match_id)
+        owe(tasks.result_confirmed_task, match_id)
 
 
 def on_result_withdrawn(match_id: int) -> None:
     """A pairing's match was cancelled: its result stops counting once the transaction
     commits."""
-    from tournaments import tasks
-
     if _is_a_pairings(match_id):
-        queue_on_commit(tasks.result_withdrawn_task, match_id)
+        owe(tasks.result_withdrawn_task, match_id)
 
 
 def _is_a_pairings(match_id: int) -> bool:
     # A plain read (no lock): a match outside every tournament owes the outbox nothing.
-    from tournaments.models import Pairing
-
     return Pairing.objects.filter(match_id=match_id).exists()

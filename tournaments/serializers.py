@@ -4,7 +4,7 @@ handed to tournaments.services (which checks permissions through clubs.permissio
 Results are shown only where ``games.visibility`` allows: the score of a
 pairing in a silent round, or of a tournament that does not publish results,
 is null for everyone but its organizers and arbiters and the pairing's two
-players (``tournaments.queries.pairing_result_hidden``).
+players (``tournaments.services.visibility.pairing_result_hidden``).
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ from tournaments import permissions as tournament_permissions
 from tournaments import services
 from tournaments.core import offered_codes
 from tournaments.core.bracket import MatchStatus
+from tournaments.formats import flights
 from tournaments.models import (
     Entry,
     Pairing,
@@ -63,33 +64,8 @@ class _ActingUser:
         )
 
 
-SETTINGS = [
-    "starts_on",
-    "rounds_planned",
-    "max_losses",
-    "groups",
-    "qualifiers_per_group",
-    "progressive_consolation",
-    "last_chance",
-    "seeding",
-    "match_length",
-    "match_lengths",
-    "clock_mode",
-    "clock_reserve_seconds",
-    "clock_per_point_seconds",
-    "clock_move_seconds",
-    "bye_is_win",
-    "tie_breaks",
-    "remaining_ties",
-    "recorded_matches",
-    "is_public",
-    "publish_pairings",
-    "publish_results",
-    "publish_standings",
-    "qualifies_from",
-    "qualifying_places",
-    "webhook_url",
-]
+# The settings beside what the tournament is (listed on their own in the Meta).
+SETTINGS = list(services.PLAY_FIELDS)
 
 
 # Keys of ``match_lengths``: a flight (Round.flight holds 20 characters), then a
@@ -254,9 +230,13 @@ class TournamentStateSerializer(serializers.Serializer):
 
 class PairRoundSerializer(serializers.Serializer):
     flight = serializers.CharField(
-        default="main",
+        default=flights.MAIN,
         max_length=20,  # Round.flight
-        help_text=_("main, consolation, last_chance, groups, or a cup stage (stage-1, ...)."),
+        help_text=format_lazy(
+            _("{flights}, or a cup stage ({stage}, ...)."),
+            flights=", ".join(flights.NAMED),
+            stage=flights.stage(1),
+        ),
     )
     silent = serializers.BooleanField(
         default=False, help_text=_("Hide the round's results and the standings until released.")
@@ -414,9 +394,10 @@ class PairingSerializer(_ActingUser, serializers.ModelSerializer):
 
     @extend_schema_field(PairingResultSerializer(allow_null=True))
     def get_result(self, pairing: Pairing) -> dict[str, Any] | None:
-        from tournaments import adapters, queries
+        from tournaments import adapters
+        from tournaments.services import visibility as results_rule
 
-        if queries.pairing_result_hidden(self.acting_user, pairing):
+        if results_rule.pairing_result_hidden(self.acting_user, pairing):
             return None
         outcome = adapters.pairing_outcome(pairing)
         if outcome is None:

@@ -34,7 +34,7 @@ from django.conf import settings
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from base.events import queue_on_commit
+from base.tasks import owe
 from tournaments.models import Tournament, WebhookDelivery
 
 ROUND_STARTED = "round.started"
@@ -42,6 +42,9 @@ RESULT_CONFIRMED = "result.confirmed"
 STANDINGS_PUBLISHED = "standings.published"
 EVENTS = (ROUND_STARTED, RESULT_CONFIRMED, STANDINGS_PUBLISHED)
 
+# The task that makes one attempt (tournaments.tasks), owed by its registered name:
+# the task calls this module, which need not import it back.
+DELIVER_TASK = "tournaments.deliver_webhook"
 MAX_ATTEMPTS = 3
 TIMEOUT_SECONDS = 5
 RETRY_DELAYS = (30, 300)  # seconds before the 2nd and 3rd attempts
@@ -80,9 +83,7 @@ def notify(tournament: Tournament, event: str, data: dict[str, Any]) -> WebhookD
         "data": data,
     }
     delivery.save(update_fields=["payload"])
-    from tournaments import tasks
-
-    queue_on_commit(tasks.deliver_webhook, delivery.pk)
+    owe(DELIVER_TASK, delivery.pk)
     return delivery
 
 

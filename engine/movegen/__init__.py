@@ -51,14 +51,23 @@ The modules, each importing only those listed before it:
 - `legal`: `legal_plays`, which picks the generator;
 - `refusals`: why a written play is refused, in words and codes;
 - `matching_special`, `matching`: `find_play`, a written play matched to the
-  legal play it describes.
+  legal play it describes; `dice_routes`, the die sequences that carry one
+  written journey; `play_routes`, a play with its other legal dice orders.
 """
 
 from __future__ import annotations
 
 from engine.movegen.legal import legal_plays
-from engine.movegen.matching import find_play
+from engine.movegen.matching import dice_routes, find_play, play_routes
 from engine.movegen.primitives import dice_moves, is_first_turn
 from engine.movegen.special import explode
 
-__all__ = ["dice_moves", "explode", "find_play", "is_first_turn", "legal_plays"]
+__all__ = [
+    "dice_moves",
+    "dice_routes",
+    "explode",
+    "find_play",
+    "is_first_turn",
+    "legal_plays",
+    "play_routes",
+]

@@ -1,13 +1,15 @@
 """Checking a written play: `find_play` matches checker journeys, as
 written or typed, to the legal play they describe, or says which rule they
-break."""
+break.  `dice_routes` (the dice that can carry one written journey) and
+`play_routes` (a play's other legal orders of its dice) are the routes every
+reader of written moves shares: the matcher, the .mat reader, the board."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
 
-from engine.errors import IllegalPlay
+from engine.errors import EngineError, IllegalPlay
 from engine.movegen.legal import legal_plays
 from engine.movegen.matching_special import _find_special
 from engine.movegen.primitives import HOME, _makes_block, _Rules, _rules, _step, dice_moves
@@ -24,10 +26,13 @@ from engine.rules.plays import Move, Play, Step
 from engine.rules.variants import Variant
 
 
-def _routes(move: Move, dice: list[int]) -> list[tuple[int, ...]]:
-    """Die sequences (from the multiset ``dice``) that take one checker along
-    ``move``: every landing but a bear-off's last is on the board, and the
-    written intermediate points are among the landings, in order."""
+def dice_routes(move: Move, dice: Sequence[int]) -> list[tuple[int, ...]]:
+    """The dice routes of a written move: the die sequences (drawn from the
+    multiset ``dice``) that take one checker along ``move``, every landing but
+    a bear-off's last on the board and the written intermediate points
+    (``move.via``) among the landings, in order.  Sorted shortest first, then
+    larger dice first.  Only distances are checked, not the position: whether
+    a route is legal is `find_play`'s question."""
     found: set[tuple[int, ...]] = set()
     target = move.dest
 
@@ -48,13 +53,73 @@ def _routes(move: Move, dice: list[int]) -> list[tuple[int, ...]]:
             if nxt > max(target, 0):
                 extend(nxt, left[:i] + left[i + 1 :], route, (*landings, nxt))
 
-    extend(move.origin, dice, (), ())
+    extend(move.origin, list(dice), (), ())
     return sorted(found, key=lambda r: (len(r), [-d for d in r]))
 
 
 def _has_subsequence(seq: tuple[int, ...], sub: tuple[int, ...]) -> bool:
     it = iter(seq)
     return all(any(x == q for x in it) for q in sub)
+
+
+def play_routes(
+    variant: Variant,
+    position: Position,
+    side: int,
+    dice: Sequence[int],
+    play: Play,
+    *,
+    first_turn: bool = False,
+) -> list[Play]:
+    """``play`` (a legal play from ``position``) and the same play by its other
+    routes: a checker moved by two different dice may take them in another
+    order when that way is legal too.  Each alternative is one checker's dice
+    reordered (`dice_routes` of its journey), the other checkers as played;
+    they follow ``play`` in ascending order of the reordered dice."""
+    chains = _chains(play.steps)
+    found = [play]
+    for index, chain in enumerate(chains):
+        played = tuple(s.die for s in chain)
+        if len(chain) < 2 or len(set(played)) < 2:
+            continue
+        journey = Move(chain[0].origin, chain[-1].dest)
+        orders = [r for r in dice_routes(journey, played) if len(r) == len(chain)]
+        for order in sorted(orders):
+            if order == played:
+                continue
+            moves = [_journey(c, order if i == index else None) for i, c in enumerate(chains)]
+            try:
+                other = find_play(variant, position, side, dice, moves, first_turn=first_turn)
+            except EngineError:
+                continue
+            if other.position == play.position and other.steps != play.steps:
+                found.append(other)
+    return found
+
+
+def _chains(steps: tuple[Step, ...]) -> list[list[Step]]:
+    """The play's steps grouped by checker (a step continuing where one ended)."""
+    chains: list[list[Step]] = []
+    for step in steps:
+        for chain in chains:
+            if chain[-1].dest == step.origin and step.origin not in (BAR, OFF):
+                chain.append(step)
+                break
+        else:
+            chains.append([step])
+    return chains
+
+
+def _journey(chain: list[Step], dice: tuple[int, ...] | None = None) -> Move:
+    """The chain as a Move through its landings (with ``dice`` in another order)."""
+    origin = chain[0].origin
+    order = dice if dice is not None else tuple(s.die for s in chain)
+    landings = []
+    at = origin
+    for die in order[:-1]:
+        at -= die
+        landings.append(at)
+    return Move(origin, chain[-1].dest, via=tuple(landings))
 
 
 class _Trial:
@@ -272,7 +337,7 @@ def find_play(
                 **data,
             )
     r = _rules(variant)
-    options = [_routes(m, list(rolled)) for m in moves]
+    options = [dice_routes(m, rolled) for m in moves]
     for move, routes in zip(moves, options, strict=True):
         if not routes:
             text = _move_text(move)

@@ -75,15 +75,17 @@ moves, separated by commas or spaces, optionally closed by a period::
   comments are ignored; move numbers must run 1, 2, 3...; field letters may
   be capitals (``C1`` is c1).
 
-Writing (``format_azn``) gives one move number a line, each part closed by
-a period, em dashes, the dice in the order given, ``*`` and ``X`` where they
-are true: ``1. 5/1 c1—b2, d6—d5. 4/3 b6—d1.``
+Writing (``format_azn``, in ``engine.records.azn_writer``) gives one move
+number a line, each part closed by a period, em dashes, the dice in the order
+given, ``*`` and ``X`` where they are true: ``1. 5/1 c1—b2, d6—d5. 4/3 b6—d1.``
 
 Nothing is guessed: a field that does not exist (``ab``, ``b7``, ``e3``,
 Cyrillic look-alikes), a count that does not fit, or a move the engine
 refuses raises ``AznError`` naming the move number, the side, the line, the
-source text and why.  ``replay_azn`` reports the earliest problem in the
-record: an illegal move before a later unreadable token is reported first.
+source text and why.  This module reads the text (fields, counts, dice);
+``engine.records.azn_replay`` plays it on the engine, and its ``replay_azn``
+reports the earliest problem in the record: an illegal move before a later
+unreadable token is reported first.
 """
 
 from __future__ import annotations
@@ -94,11 +96,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from engine import movegen
-from engine.errors import MAX_RECORD_NUMBER, EngineError, IllegalPlay, bounded_int
-from engine.records.notation import EMPTY_PLAY, format_moves
-from engine.records.replay import ReplayResult
-from engine.rules import game as g
+from engine.errors import MAX_RECORD_NUMBER, EngineError, bounded_int
 from engine.rules.board import (
     BAR,
     BLACK,
@@ -108,12 +106,8 @@ from engine.rules.board import (
     SIDE_NAMES,
     WHITE,
     Geometry,
-    Position,
-    other,
 )
-from engine.rules.dice import RecordedDice
-from engine.rules.plays import Move, Play
-from engine.rules.scoring import ScoringPreset
+from engine.rules.plays import Move
 from engine.rules.variants import Variant
 
 HOME: Final = 6
@@ -724,7 +718,7 @@ def azn_error(
     )
 
 
-def _parse(text: str, variant: Variant) -> tuple[AznGame, AznError | None]:
+def read_azn(text: str, variant: Variant) -> tuple[AznGame, AznError | None]:
     """The turns read before the first unreadable one, and its error."""
     parser = _Parser(text, variant)
     failure: AznError | None = None
@@ -737,324 +731,7 @@ def _parse(text: str, variant: Variant) -> tuple[AznGame, AznError | None]:
 
 def parse_azn(text: str, variant: Variant) -> AznGame:
     """Read a record (text only: fields, counts, dice; legality is replay's)."""
-    game, failure = _parse(text, variant)
+    game, failure = read_azn(text, variant)
     if failure is not None:
         raise failure
     return game
-
-
-# --- replaying ---------------------------------------------------------------
-
-
-def replay_azn(
-    text: str,
-    variant: Variant,
-    preset: ScoringPreset | None = None,
-    *,
-    start: Position | None = None,
-) -> dict[str, Any]:
-    """Replay an AZN record through the engine from the variant's start (or
-    ``start``): the same dict as ``engine.records.replay.replay(...).to_dict()`` for
-    the same game.  Raises ``AznError`` at the earliest problem (module doc)."""
-    game, failure = _parse(text, variant)
-    state = replay_turns(game, variant, preset, start=start, lines=text.splitlines())
-    if failure is not None:
-        raise failure
-    return ReplayResult(state, len(game.turns)).to_dict()
-
-
-def replay_turns(
-    game: AznGame,
-    variant: Variant,
-    preset: ScoringPreset | None = None,
-    *,
-    start: Position | None = None,
-    lines: Sequence[str] = (),
-) -> g.GameState:
-    """The game state after playing ``game``'s turns (``lines``: the source,
-    quoted in errors)."""
-    state = g.new_game(g.GameRules(variant, scoring=preset), position=start)
-    for turn in game.turns:
-        state = _play_turn(state, turn, lines)
-    return state
-
-
-def _play_turn(state: g.GameState, turn: AznTurn, lines: Sequence[str]) -> g.GameState:
-    """One part, driven the way engine.records.replay drives a turn line."""
-    if state.finished:
-        raise azn_error(
-            "game_over", "the game is already over", turn.number, turn.side, turn.line, lines
-        )
-    try:
-        if state.phase is g.Phase.OPENING:
-            state = g.set_opening(state, turn.side, turn.dice)
-        if state.phase is not g.Phase.PLAY:
-            if turn.dice is None:
-                return g.skip_turn(state)
-            if state.variant.mover_names_dice:
-                state = g.set_dice(state, turn.dice)
-            else:
-                state = g.roll(state, RecordedDice([turn.dice]))
-        before = state.position
-        after = g.play(state, turn.journeys)
-    except EngineError as err:
-        raise _engine_error(err, turn, lines, layout(state.variant)) from err
-    _check_marks(before, after, turn, lines)
-    return after
-
-
-def _check_marks(before: Position, after: g.GameState, turn: AznTurn, lines: Sequence[str]) -> None:
-    mover = turn.side
-    row = list(before.side(mover))
-    for move in turn.moves:
-        for j in move.journeys:
-            row[j.origin] -= 1
-            row[j.dest] += 1
-        if move.home and any(row[HOME + 1 :]):
-            token = move.text or move.format()
-            raise azn_error(
-                "false_home_mark",
-                f"{token}: '*' says all {SIDE_NAMES[mover]}'s checkers are home after it, "
-                f"but {sum(row[HOME + 1 :])} are not",
-                turn.number,
-                mover,
-                move.line or turn.line,
-                lines,
-                token=token,
-            )
-    result = after.result
-    if turn.won and (result is None or result.winner != mover):
-        raise azn_error(
-            "false_win_mark",
-            "'X' says this turn wins the game, but the game goes on",
-            turn.number,
-            mover,
-            turn.line,
-            lines,
-            token="X",
-        )
-
-
-def _engine_error(err: EngineError, turn: AznTurn, lines: Sequence[str], board: Layout) -> AznError:
-    written = {_engine_text(m.journeys[0]): m for m in turn.moves}
-    engine_move = err.data.get("move")
-    culprit = written.get(engine_move) if isinstance(engine_move, str) else None
-    data: dict[str, Any] = {"rule": err.code, "engine_reason": err.reason}
-    if isinstance(engine_move, str):
-        data["engine_move"] = engine_move
-    line = turn.line
-    if culprit is not None:
-        data["token"] = culprit.text or culprit.format()
-        line = culprit.line or line
-    dice = "" if turn.dice is None else f"{turn.dice[0]}/{turn.dice[1]}"
-    side = SIDE_NAMES[turn.side]
-    if isinstance(err, IllegalPlay) and err.code == "dice_mismatch":
-        if culprit is not None:
-            why = f"{data['token']} ({engine_move} in {side}'s numbering) is not a move of {dice}"
-        else:
-            listed = ", ".join(
-                f"{m.text or m.format()} ({_engine_text(m.journeys[0])})" for m in turn.moves
-            )
-            why = f"these moves use more than {dice} gives: {listed}"
-        return azn_error("dice_mismatch", why, turn.number, turn.side, line, lines, **data)
-    reason = err.reason
-    if isinstance(engine_move, str) and reason.startswith(engine_move + ": "):
-        reason = reason[len(engine_move) + 2 :]
-    if culprit is not None:
-        reason = f"{data['token']} ({engine_move} in {side}'s numbering): {reason}"
-    example = err.data.get("example")
-    if isinstance(example, str):
-        data["example"] = _azn_example(example, board, turn.side)
-        reason += f" (in fields: {data['example']})"
-    point = err.data.get("point")
-    if isinstance(point, int) and 1 <= point <= 24:
-        data["field"] = board.field(turn.side, point)
-    code = "illegal_move" if isinstance(err, IllegalPlay) else "illegal_turn"
-    return azn_error(code, reason, turn.number, turn.side, line, lines, **data)
-
-
-_ENGINE_STEP: Final = re.compile(r"(?P<o>bar|\d+)/(?P<d>off|\d+)(?P<hit>\*?)")
-
-
-def _azn_example(example: str, board: Layout, side: int) -> str:
-    """The move generator's example play (``24/18 13/8*``) written in fields."""
-    if example == EMPTY_PLAY:
-        return "Z"
-    out = []
-    for m in _ENGINE_STEP.finditer(example):
-        if m["o"] == "bar":
-            out.append(board.field(side, int(m["d"])))
-        elif m["d"] == "off":
-            out.append(board.field(side, int(m["o"])))
-        else:
-            sep = ":" if m["hit"] else DASH
-            out.append(board.field(side, int(m["o"])) + sep + board.field(side, int(m["d"])))
-    return ", ".join(out)
-
-
-def _engine_text(move: Move) -> str:
-    """A journey as the move generator names it in errors (``13/7*/5``, ``bar/22``)."""
-    points = [move.origin, *move.via, move.dest]
-    parts = []
-    for i, q in enumerate(points):
-        text = (
-            "bar" if i == 0 and q == BAR else "off" if i == len(points) - 1 and q == OFF else str(q)
-        )
-        if i and q in move.hits:
-            text += "*"
-        parts.append(text)
-    return "/".join(parts)
-
-
-def to_replay_text(game: AznGame) -> str:
-    """The game in engine.records.replay's line syntax (``W 5-1: 13/8 24/23``)."""
-    out = []
-    for turn in game.turns:
-        dice = "?-?" if turn.dice is None else f"{turn.dice[0]}-{turn.dice[1]}"
-        moves = format_moves(turn.journeys) if turn.journeys else EMPTY_PLAY
-        out.append(f"{'WB'[turn.side]} {dice}: {moves}")
-    return "\n".join(out) + "\n"
-
-
-# --- writing -----------------------------------------------------------------
-
-PlayedTurn = tuple[Sequence[int] | None, Play]
-
-
-def azn_turn(
-    variant: Variant,
-    before: Position,
-    side: int,
-    dice: Sequence[int] | None,
-    play: Play,
-    number: int,
-) -> AznTurn:
-    """``play`` (from ``before``, by ``side``) as a written part: entries
-    first, then board moves (a checker's consecutive steps merged, landings
-    kept where it hit), then bear-offs; equal moves counted; ``*`` on the
-    move that brings the last checker home; ``X`` when it bears off the last.
-
-    Merging moves two checkers' steps as one; where the order of those steps
-    matters (a per-point cap) the merged writing may not replay, so it is
-    checked with the move generator and, failing that, each step is written
-    as its own move."""
-    board = layout(variant)
-    written_dice: tuple[int, int] | None = None
-    if dice is not None:
-        values = tuple(dice)
-        if len(values) != 2:
-            raise ValueError(f"two dice expected, got {values}")
-        written_dice = (values[0], values[1])
-    if not play.steps:
-        return AznTurn(number, side, written_dice, (), no_move=True)
-    moves = _written(board, side, play, merge=True)
-    if written_dice is not None and not _replays(variant, before, side, written_dice, moves, play):
-        moves = _written(board, side, play, merge=False)
-    row = list(before.side(side))
-    if any(row[HOME + 1 :]):
-        for k, move in enumerate(moves):
-            for journey in move.journeys:
-                row[journey.origin] -= 1
-                row[journey.dest] += 1
-            if not any(row[HOME + 1 :]):
-                moves[k] = dataclasses.replace(move, home=True)
-                break
-    won = play.position.side(side)[OFF] == variant.checkers
-    return AznTurn(number, side, written_dice, tuple(moves), won=won)
-
-
-def _written(board: Layout, side: int, play: Play, *, merge: bool) -> list[AznMove]:
-    hit_points = {s.dest for s in play.steps if s.hit}
-    pieces: list[tuple[str, tuple[int, ...]]] = []
-    # An entry that hits names its field twice (d4:d4), one that does not once.
-    pieces += [
-        (ENTER, (s.dest, s.dest) if s.hit else (s.dest,)) for s in play.steps if s.origin == BAR
-    ]
-    board_steps = sorted(
-        ((s.origin, s.dest) for s in play.steps if s.origin != BAR and s.dest != OFF),
-        reverse=True,
-    )
-    used = [False] * len(board_steps)
-    for i, (origin, dest) in enumerate(board_steps):
-        if used[i]:
-            continue
-        chain = [origin, dest]
-        for j in range(i + 1, len(board_steps)):
-            if merge and not used[j] and board_steps[j][0] == chain[-1]:
-                if chain[-1] not in hit_points:
-                    chain.pop()
-                chain.append(board_steps[j][1])
-                used[j] = True
-        pieces.append((MOVE, tuple(chain)))
-    offs = sorted((s.origin for s in play.steps if s.dest == OFF and s.origin != BAR), reverse=True)
-    pieces += [(BEAR_OFF, (q,)) for q in offs]
-
-    marked: set[int] = set()
-    counted: dict[tuple[tuple[str, ...], tuple[bool, ...]], int] = {}
-    for kind, points in pieces:
-        marks: list[bool] = []
-        if kind == ENTER and len(points) == 2:
-            marks.append(True)
-            marked.add(points[1])
-        if kind == MOVE:
-            for q in points[1:]:
-                hit = q in hit_points and q not in marked
-                if hit:
-                    marked.add(q)
-                marks.append(hit)
-        item = (tuple(board.field(side, q) for q in points), tuple(marks))
-        counted[item] = counted.get(item, 0) + 1
-    return [make_move(board, side, fields, marks, n) for (fields, marks), n in counted.items()]
-
-
-def _replays(
-    variant: Variant,
-    before: Position,
-    side: int,
-    dice: tuple[int, int],
-    moves: Sequence[AznMove],
-    play: Play,
-) -> bool:
-    journeys = [j for m in moves for j in m.journeys]
-    first_turn = movegen.is_first_turn(variant, before, side)
-    try:
-        found = movegen.find_play(variant, before, side, dice, journeys, first_turn=first_turn)
-    except EngineError:
-        return False
-    return found.position == play.position
-
-
-def format_azn(
-    turns: AznGame | Sequence[AznTurn] | Sequence[PlayedTurn],
-    variant: Variant,
-    *,
-    start: Position | None = None,
-    first: int = WHITE,
-) -> str:
-    """Write a game in AZN, one move number a line (``1. 5/1 c1—b2, d6—d5. 4/3 b6—d1.``).
-
-    ``turns``: a parsed game (or its turns), or ``(dice, Play)`` for each
-    side's turn in order from ``start`` (default the variant's), the first
-    by ``first``; dice None with an empty play is a turn passed unrolled.
-    """
-    items: Sequence[AznTurn | PlayedTurn] = turns.turns if isinstance(turns, AznGame) else turns
-    written: list[AznTurn] = []
-    position = start if start is not None else variant.start_position()
-    side = first
-    number = 1
-    for item in items:
-        if isinstance(item, AznTurn):
-            written.append(item)
-            continue
-        dice, play = item
-        written.append(azn_turn(variant, position, side, dice, play, number))
-        position = play.position
-        if side != WHITE:
-            number += 1
-        side = other(side)
-    lines: list[str] = []
-    for turn in written:
-        if turn.side == WHITE or not lines or not lines[-1].startswith(f"{turn.number}. "):
-            lines.append(f"{turn.number}." + ("" if turn.side == WHITE else " ..."))
-        lines[-1] += " " + turn.format()
-    return "\n".join(lines) + "\n"

@@ -33,31 +33,44 @@ from typing import Any
 from engine.errors import EngineError
 from engine.records.notation import format_turn, parse_turn
 from engine.rules import game as g
+from engine.rules.actions import (
+    AcceptResignation,
+    Beaver,
+    Double,
+    Explode,
+    GameAction,
+    Pass,
+    RecordedTurn,
+    RejectResignation,
+    Resign,
+    Take,
+    apply,
+)
 from engine.rules.board import BAR, OFF, SIDE_NAMES, Position
-from engine.rules.dice import RecordedDice
 from engine.rules.plays import Play
 
 _SIDES = {"w": 0, "white": 0, "b": 1, "black": 1}
 _LINE = re.compile(r"\s*(?P<side>\S+)\s+(?P<rest>.*\S)\s*$")
-_ACTIONS = {
-    "doubles": "double",
-    "double": "double",
-    "takes": "take",
-    "take": "take",
-    "passes": "pass",
-    "pass": "pass",
-    "drops": "pass",
-    "drop": "pass",
-    "beavers": "beaver",
-    "beaver": "beaver",
-    "resigns": "resign",
-    "resign": "resign",
-    "accepts": "accept",
-    "accept": "accept",
-    "rejects": "reject",
-    "reject": "reject",
-    "explodes": "explode",
-    "explode": "explode",
+# The action words of a line; a resignation's level follows its word.
+_ACTIONS: dict[str, GameAction] = {
+    "doubles": Double(),
+    "double": Double(),
+    "takes": Take(),
+    "take": Take(),
+    "passes": Pass(),
+    "pass": Pass(),
+    "drops": Pass(),
+    "drop": Pass(),
+    "beavers": Beaver(),
+    "beaver": Beaver(),
+    "resigns": Resign(),
+    "resign": Resign(),
+    "accepts": AcceptResignation(),
+    "accept": AcceptResignation(),
+    "rejects": RejectResignation(),
+    "reject": RejectResignation(),
+    "explodes": Explode(),
+    "explode": Explode(),
 }
 # More than two dice (``5-5-4``): notation.parse_turn reads two, so the dice
 # are read here and stand in for a same-length two-dice text, which keeps the
@@ -180,26 +193,17 @@ def _turn(state: g.GameState, side: int, rest: str) -> g.GameState:
             dice=list(dice),
             expected=variant.dice,
         )
-    if dice is None and moves:
-        raise EngineError("moves_without_dice", "a turn without a roll (?-?) cannot move checkers")
-    if state.phase is g.Phase.OPENING:
-        state = g.set_opening(state, side, dice)
-        if state.phase is g.Phase.PLAY:
-            return g.play(state, moves)
-    _check_actor(state, side)
-    if state.phase is not g.Phase.ROLL:
-        raise EngineError(
-            "turn_not_expected",
-            f"a turn cannot be played now (the game awaits {state.phase.value!r})",
-            phase=state.phase.value,
-        )
-    if dice is None:
-        return g.skip_turn(state)
-    if state.variant.mover_names_dice:
-        state = g.set_dice(state, dice)
-    else:
-        state = g.roll(state, RecordedDice([dice]))
-    return g.play(state, moves)
+    if state.phase is not g.Phase.OPENING:
+        # The first turn line's mover starts the game; every other turn line
+        # is a whole turn of the side on roll.
+        _check_actor(state, side)
+        if state.phase is not g.Phase.ROLL:
+            raise EngineError(
+                "turn_not_expected",
+                f"a turn cannot be played now (the game awaits {state.phase.value!r})",
+                phase=state.phase.value,
+            )
+    return apply(state, RecordedTurn(dice, tuple(moves), side=side))
 
 
 def _action(state: g.GameState, side: int, rest: str) -> g.GameState:
@@ -215,25 +219,13 @@ def _action(state: g.GameState, side: int, rest: str) -> g.GameState:
     if state.phase is g.Phase.OPENING:
         raise EngineError("not_started", "the record starts with the first turn, not a cube action")
     arg = arg.strip()
-    if arg and action != "resign":
-        raise EngineError("bad_line", f"{word!r} takes nothing after it", word=word)
-    if action == "resign":
+    if isinstance(action, Resign):
         if state.phase not in (g.Phase.ROLL, g.Phase.PLAY):
             raise EngineError(
                 "wrong_phase", f"no resignation while the game awaits {state.phase.value!r}"
             )
-        return g.resign(state, arg or "single", side=side)
+        return apply(state, Resign(arg or "single", side=side))
+    if arg:
+        raise EngineError("bad_line", f"{word!r} takes nothing after it", word=word)
     _check_actor(state, side)
-    if action == "double":
-        return g.double(state)
-    if action == "take":
-        return g.take(state)
-    if action == "pass":
-        return g.pass_(state)
-    if action == "beaver":
-        return g.beaver(state)
-    if action == "explode":
-        return g.explode(state)
-    if action == "accept":
-        return g.accept_resignation(state)
-    return g.reject_resignation(state)
+    return apply(state, action)

@@ -13,9 +13,11 @@ for both sides: ``a``..``x`` are White's 1..24 (Black's 24..1), ``y`` the
 bar, ``z`` off.
 
 White is player 1 (engine side 0), as in the ``.mat`` export of the same
-match.  The games are replayed by ``engine.records.matfile.MatchBuilder``, so the
-checks and the result (``MatMatch``) are those of a ``.mat`` import; errors
-are ``MatError`` with the SGF line of the node (or of the root, for the
+match.  The games are read into the format-neutral match record
+(``engine.records.record``) and replayed by
+``engine.records.match_builder.MatchBuilder``, so the checks and the result
+(``MatchRecord``) are those of a ``.mat`` import; errors are ``RecordError``
+(``SgfError`` for the SGF text itself) with the SGF line of the node (or of the root, for the
 game's information and result).  Decisions: game trees are read along their
 first variation; analysis properties are ignored; setup properties (``AE``,
 ``AB``, ``AW``, ``PL``, ``DI``, ``CV``, ``CP``) are refused; a match without
@@ -31,7 +33,8 @@ from dataclasses import dataclass
 from typing import Final
 
 from engine.errors import MAX_RECORD_NUMBER, bounded_int
-from engine.records.matfile import (
+from engine.records.match_builder import MatchBuilder
+from engine.records.record import (
     BEAVER,
     DOUBLE,
     DROP,
@@ -40,12 +43,11 @@ from engine.records.matfile import (
     ROLL,
     TAKE,
     WIN,
-    MatAction,
-    MatchBuilder,
+    MatchRecord,
     MatchSettings,
-    MatError,
-    MatMatch,
-    MatWarning,
+    RecordAction,
+    RecordError,
+    RecordWarning,
 )
 from engine.rules.board import BAR, OFF
 from engine.rules.plays import Move
@@ -64,7 +66,7 @@ _RULE_VARIANTS: Final = {"nackgammon": NACKGAMMON, "hypergammon3": HYPERGAMMON}
 _MOVE: Final = re.compile(r"(?P<a>[1-6])(?P<b>[1-6])(?P<steps>(?:[a-z][a-z]){0,4})")
 
 
-class SgfError(MatError):
+class SgfError(RecordError):
     """Text that is not a readable backgammon SGF record."""
 
 
@@ -238,13 +240,13 @@ def _settings(root: _Node) -> MatchSettings:
     )
 
 
-def parse_sgf(text: str) -> MatMatch:
-    """Read and check a GNU Backgammon SGF match; ``MatError`` at the first discrepancy."""
+def parse_sgf(text: str) -> MatchRecord:
+    """Read and check a GNU Backgammon SGF match; ``RecordError`` at the first discrepancy."""
     games = _games(text[1:] if text.startswith("\ufeff") else text)
     if not games:
         raise SgfError("no_games", "the file holds no game tree", 1)
     settings = _settings(games[0][0])
-    warnings: list[MatWarning] = []
+    warnings: list[RecordWarning] = []
     builder = MatchBuilder(settings, warnings)
     for nodes in games:
         root = nodes[0]
@@ -255,7 +257,7 @@ def parse_sgf(text: str) -> MatMatch:
             )
         names = (_one(root, "PW") or "", _one(root, "PB") or "")
         if names != settings.players:
-            warnings.append(MatWarning(root.line, "player_name", f"players {names}"))
+            warnings.append(RecordWarning(root.line, "player_name", f"players {names}"))
         score = (info["ws"], info["bs"]) if "ws" in info and "bs" in info else None
         crawford = "crawfordgame" in _rules(root) if settings.crawford_rule else None
         builder.start_game(
@@ -271,7 +273,7 @@ def parse_sgf(text: str) -> MatMatch:
                 raise SgfError("bad_result", f"RE[{result}] is not W+n or B+n(R)", line)
             side = 0 if m["side"].upper() == "W" else 1
             if m["resign"]:
-                builder.act(MatAction(line, 1 - side, RESIGN))
+                builder.act(RecordAction(line, 1 - side, RESIGN))
             points = bounded_int(m["points"])
             if points is None:
                 raise SgfError(
@@ -281,7 +283,7 @@ def parse_sgf(text: str) -> MatMatch:
                     field="points",
                     maximum=MAX_RECORD_NUMBER,
                 )
-            builder.act(MatAction(line, side, WIN, value=points))
+            builder.act(RecordAction(line, side, WIN, value=points))
     return builder.finish(games[-1][-1].line)
 
 
@@ -298,16 +300,16 @@ def _node(builder: MatchBuilder, node: _Node) -> None:
             builder.act(_action(builder, node.line, side, value.strip()))
 
 
-def _action(builder: MatchBuilder, line: int, side: int, value: str) -> MatAction:
+def _action(builder: MatchBuilder, line: int, side: int, value: str) -> RecordAction:
     word = value.casefold()
     if word == "double":
         game = builder.current
         pending = game is not None and game.state.offer is not None
-        return MatAction(line, side, BEAVER if pending else DOUBLE)
+        return RecordAction(line, side, BEAVER if pending else DOUBLE)
     if word == "take":
-        return MatAction(line, side, TAKE)
+        return RecordAction(line, side, TAKE)
     if word == "drop":
-        return MatAction(line, side, DROP)
+        return RecordAction(line, side, DROP)
     m = _MOVE.fullmatch(value)
     if m is None:
         raise SgfError("bad_move", f"{value!r} is not a move (dice, then from/to letters)", line)
@@ -318,14 +320,14 @@ def _action(builder: MatchBuilder, line: int, side: int, value: str) -> MatActio
         if origin == OFF or dest == BAR or (dest != OFF and dest >= origin):
             raise SgfError("bad_move", f"{steps[k : k + 2]!r} is not a checker step", line)
         moves.append(Move(origin, dest))
-    return MatAction(line, side, PLAY, (int(m["a"]), int(m["b"])), tuple(moves))
+    return RecordAction(line, side, PLAY, (int(m["a"]), int(m["b"])), tuple(moves))
 
 
 def _escape(text: str) -> str:
     return text.replace("\\", "\\\\").replace("]", "\\]")
 
 
-def export_sgf(match: MatMatch, *, application: str = "Zary") -> str:
+def export_sgf(match: MatchRecord, *, application: str = "Zary") -> str:
     """The match as GNU Backgammon writes it: one game tree per game."""
     settings = match.settings
     headers = {key.casefold(): value for key, value in settings.headers}
@@ -370,7 +372,7 @@ def export_sgf(match: MatMatch, *, application: str = "Zary") -> str:
     return "\n".join(out) + "\n"
 
 
-def _value(action: MatAction) -> str:
+def _value(action: RecordAction) -> str:
     if action.kind in (DOUBLE, BEAVER):
         return "double"
     if action.kind == TAKE:

@@ -3,7 +3,8 @@
 Every action is a pure function ``action(state, ...) -> GameState`` that
 returns a new state or raises ``GameStateError`` (stable ``code``, plain
 ``reason``); illegal checker plays raise ``IllegalPlay`` from the move
-generator.  The cube follows RULES.md §2; beaver, Jacoby and automatic
+generator.  Recorders do not call them one by one: they apply typed actions
+through ``engine.rules.actions.apply``, the one turn dispatch.  The cube follows RULES.md §2; beaver, Jacoby and automatic
 doubles are money-play options and are refused inside a match.
 
 Decisions where the rules are silent (documented here, tested in

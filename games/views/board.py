@@ -20,16 +20,18 @@ games.services.record_timeout decides a loss on time.  The page never sends a
 clock reading; turns whose readings an arbiter entered off a physical clock
 say so, and who entered them.
 
-Reading replays the stored turns through the engine (games.adapters); every
-change goes through games.services, whose errors come back as JSON:
+Reading replays the stored turns through the engine, and everything the
+board reads of a game (what it waits for, the legal plays of entered dice,
+the resignation levels) it asks games.adapters: no view imports the engine.
+Every change goes through games.services, whose errors come back as JSON:
 RecordingError → 400 ``{"error": {"code", "reason", "turn"}}`` (the engine's
 code and reason), TurnConflict → 409 with the expected turn number,
-PermissionDenied → 403, ValidationError → 400.
+PermissionDenied → 403, base.locking.Busy (the match stayed locked too long)
+→ 503, any other ValidationError → 400.
 """
 
 from __future__ import annotations
 
-import itertools
 import json
 from typing import Any
 
@@ -42,16 +44,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
-from base.engine_messages import message_for, result_label
+from base import locking
+from base.engine_messages import result_label
 from clubs import permissions
-from engine import movegen
-from engine.errors import EngineError
-from engine.records.notation import format_play
-from engine.rules import game as eg
-from engine.rules.board import BAR, OFF
-from engine.rules.dice import RecordedDice
-from engine.rules.plays import Move, Play, Step
-from engine.rules.variants import Variant, get_variant
 from games import adapters, boardsvg, queries, services, visibility
 from games import permissions as side_rules
 from games.models import (
@@ -68,23 +63,6 @@ from games.models import (
 POLL_SECONDS = 2.5
 # The column bound of Turn.clock1_ms and clock2_ms (PositiveIntegerField).
 MAX_CLOCK_MS = 2_147_483_647
-
-# The engine's actions as the turn kinds a page records.
-ACTION_KINDS = {
-    eg.Action.OPENING_ROLL: TurnKind.OPENING,
-    eg.Action.SET_OPENING: TurnKind.OPENING,
-    eg.Action.ROLL: TurnKind.PLAY,
-    eg.Action.SET_DICE: TurnKind.PLAY,
-    eg.Action.PLAY: TurnKind.PLAY,
-    eg.Action.DOUBLE: TurnKind.DOUBLE,
-    eg.Action.TAKE: TurnKind.TAKE,
-    eg.Action.PASS: TurnKind.PASS,
-    eg.Action.BEAVER: TurnKind.BEAVER,
-    eg.Action.RESIGN: TurnKind.RESIGN,
-    eg.Action.ACCEPT_RESIGNATION: TurnKind.ACCEPT,
-    eg.Action.REJECT_RESIGNATION: TurnKind.REJECT,
-    eg.Action.EXPLODE: TurnKind.EXPLODE,
-}
 
 
 # --- Reading a match
@@ -129,7 +107,7 @@ def _replayable(turns: list[Turn]) -> list[Turn]:
     return [t for t in turns if t.kind != TurnKind.TIMEOUT]
 
 
-def _current(match: Match) -> tuple[list[Game], Game, list[Turn], eg.GameState]:
+def _current(match: Match) -> tuple[list[Game], Game, list[Turn], adapters.GameState]:
     """The finished games, the game on the board (unsaved when the next one has not
     started yet), its live turns and its engine state."""
     games = list(match.games.order_by("number"))
@@ -243,7 +221,7 @@ def _score(match: Match, finished: list[Game]) -> tuple[list[int], bool]:
     return [final[0], final[1]], False
 
 
-def _cube(state: eg.GameState) -> dict[str, Any]:
+def _cube(state: adapters.GameState) -> dict[str, Any]:
     offer = state.offer
     return {
         "enabled": state.rules.cube_enabled,
@@ -255,7 +233,7 @@ def _cube(state: eg.GameState) -> dict[str, Any]:
     }
 
 
-def _awaiting(match: Match, state: eg.GameState) -> tuple[str, str]:
+def _awaiting(match: Match, state: adapters.GameState) -> tuple[str, str]:
     """A code for what the board waits for, and the sentence saying it."""
     if match.state == MatchState.CANCELLED:
         return "cancelled", _("The match was cancelled.")
@@ -263,60 +241,52 @@ def _awaiting(match: Match, state: eg.GameState) -> tuple[str, str]:
         return "match_over", _("The match is over.")
     if not match.recorded:
         return "not_recorded", _("This match is not recorded move by move.")
-    actor = state.to_act
-    name = _name(match, adapters.player_of(actor)) if actor is not None else ""
-    phase = state.phase
-    if phase is eg.Phase.OPENING:
-        return "opening", _("Opening roll: enter one die for each player.")
-    if phase is eg.Phase.ROLL:
-        if eg.can_double(state):
-            return "roll_or_double", _("%(name)s to roll or double.") % {"name": name}
-        return "roll", _("%(name)s to roll.") % {"name": name}
-    if phase is eg.Phase.PLAY:
-        return "play", _("%(name)s to play %(dice)s.") % {
+    name = _name(match, adapters.acting_player(state))
+    code = adapters.awaited(state)
+    if code == "opening":
+        return code, _("Opening roll: enter one die for each player.")
+    if code == "roll_or_double":
+        return code, _("%(name)s to roll or double.") % {"name": name}
+    if code == "roll":
+        return code, _("%(name)s to roll.") % {"name": name}
+    if code == "play":
+        return code, _("%(name)s to play %(dice)s.") % {
             "name": name,
             "dice": "-".join(map(str, state.dice)),
         }
-    if phase is eg.Phase.TAKE and state.offer is not None:
-        return "take_or_pass", _("%(name)s to take or pass the double to %(value)d.") % {
+    if code == "take_or_pass":
+        assert state.offer is not None  # adapters.awaited says so only with an offer
+        return code, _("%(name)s to take or pass the double to %(value)d.") % {
             "name": name,
             "value": state.offer.value,
         }
-    if phase is eg.Phase.RESIGN and state.resignation is not None:
-        return "accept_resignation", _(
-            "%(name)s to accept or reject the resignation (%(level)s)."
-        ) % {"name": name, "level": result_label(state.resignation.level)}
-    return "game_over", _("The game is over.")
+    if code == "accept_resignation":
+        assert state.resignation is not None  # likewise, only with a resignation
+        return code, _("%(name)s to accept or reject the resignation (%(level)s).") % {
+            "name": name,
+            "level": result_label(state.resignation.level),
+        }
+    return code, _("The game is over.")
 
 
-def _acting_side(state: eg.GameState) -> int | None:
-    """The side whose action the game waits for; None for the opening roll."""
-    return adapters.player_of(state.to_act) if state.to_act is not None else None
-
-
-def may_act(user: Any, match: Match, state: eg.GameState) -> bool:
+def may_act(user: Any, match: Match, state: adapters.GameState) -> bool:
     """Whether ``user`` may enter the action the game waits for (match.act_for_side)."""
     return permissions.can(
-        user, "match.act_for_side", side_rules.SideAction(match, _acting_side(state))
+        user, "match.act_for_side", side_rules.SideAction(match, adapters.acting_player(state))
     )
 
 
-def _actions(match: Match, state: eg.GameState) -> list[str]:
+def _actions(match: Match, state: adapters.GameState) -> list[str]:
     """The kinds of action the game waits for (whoever enters them)."""
     if not match.recorded or match.state in (MatchState.FINISHED, MatchState.CANCELLED):
         return []
-    kinds: list[str] = []
-    for action in eg.legal_actions(state):
-        kind = ACTION_KINDS.get(action)
-        if kind is not None and kind not in kinds:
-            kinds.append(kind)
-    return kinds
+    return adapters.action_kinds(state)
 
 
 # --- Clocks
 
 
-def _clock(match: Match, turns: list[Turn], state: eg.GameState) -> dict[str, Any] | None:
+def _clock(match: Match, turns: list[Turn], state: adapters.GameState) -> dict[str, Any] | None:
     """The clocks of a clocked match for the state JSON; None without a clock."""
     if match.clock_mode == ClockMode.NONE:
         return None
@@ -401,7 +371,7 @@ def snapshot(request: HttpRequest, match: Match, since: int | None = None) -> di
         "position": boardsvg.locations(variant, state.position),
         "actions": actions,
         "resign_levels": [
-            {"name": name, "label": result_label(name)} for name in _resign_levels(state)
+            {"name": name, "label": result_label(name)} for name in adapters.resign_levels(state)
         ],
         "turns": [_turn_row(match, t) for t in shown],
         "since": since,
@@ -445,21 +415,14 @@ def _may_act_for(user: Any, match: Match, side: int | None) -> bool:
 
 
 def _waiting_note(
-    match: Match, state: eg.GameState, side: int | None, acts: bool, actions: list[str]
+    match: Match, state: adapters.GameState, side: int | None, acts: bool, actions: list[str]
 ) -> str:
     """For a player who may not act now: whose turn it is (their controls are hidden)."""
     if side is None or acts or not actions:
         return ""
     return _("It is %(name)s's turn: you record only your own side's actions.") % {
-        "name": _name(match, _acting_side(state))
+        "name": _name(match, adapters.acting_player(state))
     }
-
-
-def _resign_levels(state: eg.GameState) -> list[str]:
-    """The preset's results, cheapest first."""
-    preset = state.rules.preset
-    names = list(preset.result_names())
-    return sorted(names, key=lambda n: preset.multiplier_of(n) or 1)
 
 
 def _viewer_side(request: HttpRequest, match: Match) -> int | None:
@@ -473,111 +436,11 @@ def _viewer_side(request: HttpRequest, match: Match) -> int | None:
     return None
 
 
-# --- Legal plays for moving by clicking checkers
-
-
-def _chains(steps: tuple[Step, ...]) -> list[list[Step]]:
-    """The play's steps grouped by checker (a step continuing where one ended)."""
-    chains: list[list[Step]] = []
-    for step in steps:
-        for chain in chains:
-            if chain[-1].dest == step.origin and step.origin not in (BAR, OFF):
-                chain.append(step)
-                break
-        else:
-            chains.append([step])
-    return chains
-
-
-def _written(chain: list[Step], dice: tuple[int, ...] | None = None) -> Move:
-    """The chain as a Move through its landings (with ``dice`` in another order)."""
-    origin = chain[0].origin
-    dest = chain[-1].dest
-    order = dice if dice is not None else tuple(s.die for s in chain)
-    landings = []
-    at = origin
-    for die in order[:-1]:
-        at -= die
-        landings.append(at)
-    return Move(origin, dest, via=tuple(landings))
-
-
-def _routes(variant: Variant, state: eg.GameState, play: Play) -> list[Play]:
-    """The play and the same play by its other routes: a checker moved by two
-    different dice may take them in either order when both ways are legal."""
-    side = state.turn
-    assert side is not None
-    chains = _chains(play.steps)
-    found = [play]
-    for index, chain in enumerate(chains):
-        dice = tuple(s.die for s in chain)
-        if len(chain) < 2 or len(set(dice)) < 2:
-            continue
-        for order in sorted(set(itertools.permutations(dice))):
-            if order == dice:
-                continue
-            landings = list(
-                itertools.accumulate(order, lambda at, d: at - d, initial=chain[0].origin)
-            )
-            if any(q <= 0 for q in landings[1:-1]):
-                continue
-            moves = [_written(c, order if i == index else None) for i, c in enumerate(chains)]
-            try:
-                other = movegen.find_play(
-                    variant,
-                    state.position,
-                    side,
-                    state.dice,
-                    moves,
-                    first_turn=state.first_turn[side],
-                )
-            except EngineError:
-                continue
-            if other.position == play.position and other.steps != play.steps:
-                found.append(other)
-    return found
-
-
-def _with_dice(state: eg.GameState, dice: list[int]) -> eg.GameState:
-    """The state with the dice on the table (rolled, named, or those already known)."""
-    if state.phase is eg.Phase.ROLL:
-        if state.variant.mover_names_dice:
-            return eg.set_dice(state, dice)
-        return eg.roll(state, RecordedDice([dice]))
-    if state.phase is eg.Phase.PLAY:
-        return state
-    raise EngineError(
-        "wrong_phase",
-        f"no play is awaited: the game is in phase {state.phase.value!r}",
-        phase=state.phase.value,
-    )
-
-
-def click_plays(state: eg.GameState, dice: list[int]) -> dict[str, Any]:
-    rolled = _with_dice(state, dice)
-    variant = rolled.variant
-    plays = []
-    for play in eg.legal_plays(rolled):
-        notation = format_play(play)
-        for route in _routes(variant, rolled, play):
-            plays.append(
-                {
-                    "moves": notation,
-                    "steps": [[s.origin, s.dest, s.hit] for s in route.steps],
-                }
-            )
-    return {
-        "side": adapters.player_of(rolled.turn) if rolled.turn is not None else None,
-        "dice": list(rolled.dice),
-        "plays": plays,
-    }
-
-
 # --- Pages
 
 
 def _page_context(request: HttpRequest, match: Match) -> dict[str, Any]:
-    variant = get_variant(match.discipline.variant)
+    variant = adapters.variant_for(match)
     side = _viewer_side(request, match)
     return {
         "match": match,
@@ -689,16 +552,16 @@ def plays(request: HttpRequest, pk: int) -> JsonResponse:
     _finished, _game, turns, current = _current(match)
     try:  # entering the dice is the acting side's, like the play they lead to
         side_rules.require_side(
-            request.user, match, _acting_side(current), str(TurnKind.PLAY.label)
+            request.user, match, adapters.acting_player(current), str(TurnKind.PLAY.label)
         )
     except PermissionDenied as error:
         return _error("permission_denied", str(error), 403)
     if match.state in (MatchState.FINISHED, MatchState.CANCELLED):
         return _error("match_over", _("The match is over."), 400)
     try:
-        found = click_plays(current, dice)
-    except EngineError as error:
-        return _error(error.code, message_for(error), 400)
+        found = adapters.clickable_plays(current, dice)
+    except ValidationError as error:
+        return _error(error.code or "invalid", " ".join(error.messages), 400)
     found["turn"] = len(turns) + 1
     return JsonResponse(found)
 
@@ -758,6 +621,8 @@ def _service_error(error: Exception) -> JsonResponse:
         return _error(error.code, str(error), 409, expected=error.expected)
     if isinstance(error, PermissionDenied):
         return _error("permission_denied", str(error) or _("Not allowed."), 403)
+    if isinstance(error, locking.Busy):
+        return _error("busy", " ".join(error.messages), 503)
     assert isinstance(error, ValidationError)
     return _error(error.code or "invalid", " ".join(error.messages), 400)
 
@@ -873,7 +738,7 @@ def replay(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     return render(request, "games/replay.html", context)
 
 
-def _frame(match: Match, state: eg.GameState, turn: Turn | None, text: str) -> dict[str, Any]:
+def _frame(match: Match, state: adapters.GameState, turn: Turn | None, text: str) -> dict[str, Any]:
     dice: list[int] = []
     dice_side = None
     if turn is not None and turn.kind == TurnKind.PLAY:

@@ -4,7 +4,6 @@ goes through the services (audit log)."""
 from __future__ import annotations
 
 import datetime
-from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -23,60 +22,10 @@ from clubs.models import (
     Role,
     RoleAssignment,
 )
-from tests.factories import (
-    ClubFactory,
-    DisciplineFactory,
-    FederationFactory,
-    MembershipFactory,
-    PlayerFactory,
-    UserFactory,
-    grant,
-)
+from tests.factories import DisciplineFactory, MembershipFactory, PlayerFactory, UserFactory
+from tests.world import World
 
 pytestmark = pytest.mark.django_db
-
-
-@dataclass
-class World:
-    fed1: Any
-    fed2: Any
-    club_a: Any
-    club_b: Any
-    club_x: Any
-    current: Any  # fed1, current member of club_a
-    past: Any  # fed1, past member of club_a
-    other_club: Any  # fed1, member of club_b
-    foreign: Any  # fed2, member of club_x
-    fed_admin: Any
-    club_admin: Any
-    site_admin: Any
-
-
-@pytest.fixture
-def world() -> World:
-    fed1, fed2 = FederationFactory(), FederationFactory()
-    club_a = ClubFactory(federation=fed1, name="Alpha", city="Kazan")
-    club_b = ClubFactory(federation=fed1, name="Beta")
-    club_x = ClubFactory(federation=fed2, name="Xeno")
-    current = PlayerFactory(federation=fed1, name_native="Текущий Игрок", name_latin="Current One")
-    MembershipFactory(player=current, club=club_a)
-    past = PlayerFactory(federation=fed1, name_native="Бывший Игрок", name_latin="Past One")
-    MembershipFactory(
-        player=past, club=club_a, start=datetime.date(2020, 1, 1), end=datetime.date(2021, 1, 1)
-    )
-    other_club = PlayerFactory(federation=fed1, name_native="Бета Игрок", name_latin="Beta One")
-    MembershipFactory(player=other_club, club=club_b)
-    foreign = PlayerFactory(federation=fed2, name_native="Чужой Игрок", name_latin="Foreign One")
-    MembershipFactory(player=foreign, club=club_x)
-    fed_admin = UserFactory(username="fed_admin", is_staff=True)
-    grant(fed_admin, Role.FEDERATION_ADMIN, fed1)
-    club_admin = UserFactory(username="club_admin", is_staff=True)
-    grant(club_admin, Role.CLUB_ADMIN, club_a)
-    site_admin = UserFactory(username="root", is_staff=True, is_superuser=True)
-    return World(
-        fed1, fed2, club_a, club_b, club_x, current, past, other_club, foreign,
-        fed_admin, club_admin, site_admin,
-    )  # fmt: skip
 
 
 def url(name: str, *args: Any) -> str:
@@ -126,19 +75,19 @@ def form_data(response: Any) -> dict[str, Any]:
 
 def test_federation_admin_lists_their_federation_only(client: Any, world: World) -> None:
     players = listed(client, world.fed_admin, "player")
-    assert players == {world.current.pk, world.past.pk, world.other_club.pk}
-    assert listed(client, world.fed_admin, "club") == {world.club_a.pk, world.club_b.pk}
-    assert listed(client, world.fed_admin, "federation") == {world.fed1.pk}
+    assert players == {world.member.pk, world.past_member.pk, world.second_club_member.pk}
+    assert listed(client, world.fed_admin, "club") == {world.club.pk, world.second_club.pk}
+    assert listed(client, world.fed_admin, "federation") == {world.federation.pk}
 
 
 def test_club_admin_lists_their_club_and_its_current_and_past_members(
     client: Any, world: World
 ) -> None:
-    assert listed(client, world.club_admin, "player") == {world.current.pk, world.past.pk}
-    assert listed(client, world.club_admin, "club") == {world.club_a.pk}
+    assert listed(client, world.club_admin, "player") == {world.member.pk, world.past_member.pk}
+    assert listed(client, world.club_admin, "club") == {world.club.pk}
     memberships = listed(client, world.club_admin, "membership")
     assert memberships == set(
-        Membership.objects.filter(club=world.club_a).values_list("pk", flat=True)
+        Membership.objects.filter(club=world.club).values_list("pk", flat=True)
     )
     assert client.get(url("federation_changelist")).status_code == 403
     assert client.get(url("auditentry_changelist")).status_code == 403
@@ -186,38 +135,40 @@ def test_another_federations_player_page_is_refused(client: Any, world: World) -
 
 def test_club_admin_reads_but_cannot_change_a_past_member(client: Any, world: World) -> None:
     client.force_login(world.club_admin)
-    page = client.get(url("player_change", world.past.pk))
+    page = client.get(url("player_change", world.past_member.pk))
     assert page.status_code == 200
     assert not page.context["has_change_permission"]
-    data = form_data(client.get(url("player_change", world.current.pk)))
+    data = form_data(client.get(url("player_change", world.member.pk)))
     data.update(name_latin="Changed")
-    assert client.post(url("player_change", world.past.pk), data).status_code == 403
-    world.past.refresh_from_db()
-    assert world.past.name_latin == "Past One"
+    assert client.post(url("player_change", world.past_member.pk), data).status_code == 403
+    world.past_member.refresh_from_db()
+    assert world.past_member.name_latin == "Past One"
 
 
 def test_filters_narrow_by_club_and_membership_state(client: Any, world: World) -> None:
-    club = str(world.club_a.pk)
+    club = str(world.club.pk)
     assert listed(client, world.fed_admin, "player", club=club, membership="past") == {
-        world.past.pk
+        world.past_member.pk
     }
     assert listed(client, world.fed_admin, "player", club=club, membership="current") == {
-        world.current.pk
+        world.member.pk
     }
     assert listed(client, world.fed_admin, "player", membership="current") == {
-        world.current.pk,
-        world.other_club.pk,
+        world.member.pk,
+        world.second_club_member.pk,
     }
 
 
 def test_search_by_city_membership_number_and_either_script(client: Any, world: World) -> None:
     assert listed(client, world.fed_admin, "player", q="Kazan") == {
-        world.current.pk,
-        world.past.pk,
+        world.member.pk,
+        world.past_member.pk,
     }
-    number = world.other_club.membership_number
-    assert listed(client, world.fed_admin, "player", q=number) == {world.other_club.pk}
-    latin_only = PlayerFactory(federation=world.fed1, name_native="Mamedov", name_latin="Mamedov")
+    number = world.second_club_member.membership_number
+    assert listed(client, world.fed_admin, "player", q=number) == {world.second_club_member.pk}
+    latin_only = PlayerFactory(
+        federation=world.federation, name_native="Mamedov", name_latin="Mamedov"
+    )
     assert listed(client, world.fed_admin, "player", q="Мамедов") == {latin_only.pk}
 
 
@@ -228,8 +179,8 @@ def test_player_changelist_query_count_does_not_grow_with_rows(
     with CaptureQueriesContext(connection) as few:
         assert client.get(url("player_changelist")).status_code == 200
     for _ in range(27):
-        MembershipFactory(player=PlayerFactory(federation=world.fed1), club=world.club_b)
-    assert Player.objects.filter(federation=world.fed1).count() == 30
+        MembershipFactory(player=PlayerFactory(federation=world.federation), club=world.second_club)
+    assert Player.objects.filter(federation=world.federation).count() == 30
     with django_assert_num_queries(len(few)):
         response = client.get(url("player_changelist"))
     assert len(response.context["cl"].result_list) == 30
@@ -240,15 +191,15 @@ def test_player_changelist_query_count_does_not_grow_with_rows(
 
 def test_changing_a_player_writes_the_audit_log(client: Any, world: World) -> None:
     client.force_login(world.fed_admin)
-    data = form_data(client.get(url("player_change", world.current.pk)))
+    data = form_data(client.get(url("player_change", world.member.pk)))
     data["birth_year"] = "1977"
-    response = client.post(url("player_change", world.current.pk), data)
+    response = client.post(url("player_change", world.member.pk), data)
     assert response.status_code == 302, response.context["adminform"].form.errors
-    world.current.refresh_from_db()
-    assert world.current.birth_year == 1977
-    entry = AuditEntry.objects.get(action="player.change", target_id=world.current.pk)
+    world.member.refresh_from_db()
+    assert world.member.birth_year == 1977
+    entry = AuditEntry.objects.get(action="player.change", target_id=world.member.pk)
     assert entry.actor == world.fed_admin
-    assert entry.federation == world.fed1
+    assert entry.federation == world.federation
     assert (entry.before["birth_year"], entry.after["birth_year"]) == (1990, 1977)
 
 
@@ -257,16 +208,16 @@ def test_club_admin_adds_a_player_to_their_club(client: Any, world: World) -> No
     data = {
         "name_native": "Новый Игрок",
         "name_latin": "Novyi Igrok",
-        "federation": str(world.fed1.pk),
+        "federation": str(world.federation.pk),
         "membership_number": "N-1",
-        "club": str(world.club_a.pk),
+        "club": str(world.club.pk),
         "memberships-TOTAL_FORMS": "0",
         "memberships-INITIAL_FORMS": "0",
     }
     response = client.post(url("player_add"), data)
     assert response.status_code == 302
     player = Player.objects.get(membership_number="N-1")
-    assert Membership.objects.get(player=player).club == world.club_a
+    assert Membership.objects.get(player=player).club == world.club
     actions = set(
         AuditEntry.objects.filter(actor=world.club_admin).values_list("action", flat=True)
     )
@@ -278,8 +229,8 @@ def test_club_admin_may_not_add_a_player_without_their_club(client: Any, world: 
     data = {
         "name_native": "Без Клуба",
         "name_latin": "Bez Kluba",
-        "federation": str(world.fed1.pk),
-        "club": str(world.club_b.pk),  # not theirs
+        "federation": str(world.federation.pk),
+        "club": str(world.second_club.pk),  # not theirs
         "memberships-TOTAL_FORMS": "0",
         "memberships-INITIAL_FORMS": "0",
     }
@@ -292,11 +243,11 @@ def test_club_admin_may_not_add_a_player_without_their_club(client: Any, world: 
 
 def test_ending_a_membership_inline_goes_through_the_service(client: Any, world: World) -> None:
     client.force_login(world.club_admin)
-    data = form_data(client.get(url("player_change", world.current.pk)))
+    data = form_data(client.get(url("player_change", world.member.pk)))
     data["memberships-0-end"] = "2025-01-31"
-    response = client.post(url("player_change", world.current.pk), data)
+    response = client.post(url("player_change", world.member.pk), data)
     assert response.status_code == 302
-    membership = Membership.objects.get(player=world.current)
+    membership = Membership.objects.get(player=world.member)
     assert membership.end == datetime.date(2025, 1, 31)
     entry = AuditEntry.objects.get(action="membership.end")
     assert entry.after == {"end": "2025-01-31"}
@@ -304,17 +255,17 @@ def test_ending_a_membership_inline_goes_through_the_service(client: Any, world:
 
 def test_a_membership_of_another_club_is_refused_in_the_form(client: Any, world: World) -> None:
     client.force_login(world.club_admin)
-    data = form_data(client.get(url("player_change", world.current.pk)))
+    data = form_data(client.get(url("player_change", world.member.pk)))
     data.update(
         {
             "memberships-TOTAL_FORMS": "2",
-            "memberships-1-club": str(world.club_b.pk),
+            "memberships-1-club": str(world.second_club.pk),
             "memberships-1-start": "2024-05-01",
         }
     )
-    response = client.post(url("player_change", world.current.pk), data)
+    response = client.post(url("player_change", world.member.pk), data)
     assert response.status_code == 200
-    assert Membership.objects.filter(player=world.current).count() == 1
+    assert Membership.objects.filter(player=world.member).count() == 1
     assert not AuditEntry.objects.exists()
 
 
@@ -322,29 +273,29 @@ def test_a_change_refused_by_a_service_saves_nothing(client: Any, world: World) 
     # The rename is valid, but the added membership overlaps the current one:
     # add_membership refuses it and the whole save is rolled back.
     client.force_login(world.club_admin)
-    data = form_data(client.get(url("player_change", world.current.pk)))
+    data = form_data(client.get(url("player_change", world.member.pk)))
     data.update(
         {
             "name_latin": "Renamed",
             "memberships-TOTAL_FORMS": "2",
-            "memberships-1-club": str(world.club_a.pk),
+            "memberships-1-club": str(world.club.pk),
             "memberships-1-start": "2024-06-01",
         }
     )
-    response = client.post(url("player_change", world.current.pk), data)
+    response = client.post(url("player_change", world.member.pk), data)
     assert response.status_code == 302
-    assert response.url == url("player_change", world.current.pk)
-    world.current.refresh_from_db()
-    assert world.current.name_latin == "Current One"
-    assert Membership.objects.filter(player=world.current).count() == 1
+    assert response.url == url("player_change", world.member.pk)
+    world.member.refresh_from_db()
+    assert world.member.name_latin == "Current One"
+    assert Membership.objects.filter(player=world.member).count() == 1
     assert not AuditEntry.objects.exists()
     messages = [str(m) for m in response.wsgi_request._messages]
-    assert any(world.club_a.name in m for m in messages)
+    assert any(world.club.name in m for m in messages)
 
 
 def test_adding_a_club_writes_the_audit_log(client: Any, world: World) -> None:
     client.force_login(world.fed_admin)
-    data = {"federation": str(world.fed1.pk), "name": "Gamma", "slug": "", "city": "Ufa"}
+    data = {"federation": str(world.federation.pk), "name": "Gamma", "slug": "", "city": "Ufa"}
     data["is_active"] = "on"
     response = client.post(url("club_add"), data)
     assert response.status_code == 302
@@ -360,14 +311,14 @@ def test_club_admin_may_not_add_clubs(client: Any, world: World) -> None:
 
 def test_deleting_a_player_with_history_is_refused_cleanly(client: Any, world: World) -> None:
     client.force_login(world.fed_admin)
-    response = client.post(url("player_delete", world.current.pk), {"post": "yes"})
+    response = client.post(url("player_delete", world.member.pk), {"post": "yes"})
     assert response.status_code == 302
-    assert Player.objects.filter(pk=world.current.pk).exists()
+    assert Player.objects.filter(pk=world.member.pk).exists()
     assert not AuditEntry.objects.exists()
 
 
 def test_deleting_a_player_without_history_is_audited(client: Any, world: World) -> None:
-    lone = PlayerFactory(federation=world.fed1)
+    lone = PlayerFactory(federation=world.federation)
     client.force_login(world.fed_admin)
     response = client.post(url("player_delete", lone.pk), {"post": "yes"})
     assert response.status_code == 302
@@ -399,13 +350,13 @@ def test_only_site_admins_edit_disciplines_with_custom_scoring_checked(
 def test_federation_admin_appoints_a_club_admin(client: Any, world: World) -> None:
     newcomer = UserFactory(username="newcomer")
     client.force_login(world.fed_admin)
-    data = {"username": "newcomer", "role": Role.CLUB_ADMIN, "club": str(world.club_b.pk)}
+    data = {"username": "newcomer", "role": Role.CLUB_ADMIN, "club": str(world.second_club.pk)}
     assert client.post(url("roleassignment_add"), data).status_code == 302
     assignment = RoleAssignment.objects.get(user=newcomer)
-    assert assignment.scope == world.club_b
+    assert assignment.scope == world.second_club
     assert AuditEntry.objects.get(action="role.grant").actor == world.fed_admin
     # ... and cannot appoint anyone in another federation's club.
-    data["club"] = str(world.club_x.pk)
+    data["club"] = str(world.other_club.pk)
     response = client.post(url("roleassignment_add"), data)
     assert response.status_code == 200
     assert RoleAssignment.objects.filter(user=newcomer).count() == 1
@@ -413,7 +364,7 @@ def test_federation_admin_appoints_a_club_admin(client: Any, world: World) -> No
 
 def test_claims_are_approved_with_an_action(client: Any, world: World) -> None:
     claimant = UserFactory()
-    claim = ProfileClaim.objects.create(user=claimant, player=world.current)
+    claim = ProfileClaim.objects.create(user=claimant, player=world.member)
     foreign_claim = ProfileClaim.objects.create(user=UserFactory(), player=world.foreign)
     assert listed(client, world.club_admin, "profileclaim") == {claim.pk}
     response = client.post(
@@ -422,9 +373,9 @@ def test_claims_are_approved_with_an_action(client: Any, world: World) -> None:
     )
     assert response.status_code == 302
     claim.refresh_from_db()
-    world.current.refresh_from_db()
+    world.member.refresh_from_db()
     assert claim.status == ClaimStatus.APPROVED
-    assert world.current.user == claimant
+    assert world.member.user == claimant
     foreign_claim.refresh_from_db()
     assert foreign_claim.status == ClaimStatus.PENDING
 
@@ -432,11 +383,11 @@ def test_claims_are_approved_with_an_action(client: Any, world: World) -> None:
 def test_audit_log_shows_a_federation_admin_their_federation_only(
     client: Any, world: World
 ) -> None:
-    services.update_player(world.current, by=world.site_admin, birth_year=1980)
+    services.update_player(world.member, by=world.site_admin, birth_year=1980)
     services.update_player(world.foreign, by=world.site_admin, birth_year=1981)
-    own = AuditEntry.objects.get(federation=world.fed1)
+    own = AuditEntry.objects.get(federation=world.federation)
     assert listed(client, world.fed_admin, "auditentry") == {own.pk}
-    other = AuditEntry.objects.get(federation=world.fed2)
+    other = AuditEntry.objects.get(federation=world.other_federation)
     assert client.get(url("auditentry_change", other.pk)).status_code == 302
     page = client.get(url("auditentry_change", own.pk))
     assert page.status_code == 200
@@ -448,12 +399,12 @@ def test_audit_log_shows_a_federation_admin_their_federation_only(
 
 def test_duplicates_page_lists_a_group_and_merges_it(client: Any, world: World) -> None:
     keep = PlayerFactory(
-        federation=world.fed1, name_native="Мамедов Эльчин", name_latin="Mamedov Elchin"
+        federation=world.federation, name_native="Мамедов Эльчин", name_latin="Mamedov Elchin"
     )
     dupe = PlayerFactory(
-        federation=world.fed1, name_native="Elchin Mamedov", name_latin="Elchin Mamedov"
+        federation=world.federation, name_native="Elchin Mamedov", name_latin="Elchin Mamedov"
     )
-    MembershipFactory(player=dupe, club=world.club_b)
+    MembershipFactory(player=dupe, club=world.second_club)
     client.force_login(world.fed_admin)
     page = client.get(url("player_duplicates"))
     assert page.status_code == 200
@@ -462,7 +413,7 @@ def test_duplicates_page_lists_a_group_and_merges_it(client: Any, world: World) 
     response = client.post(
         url("player_duplicates"),
         {
-            "federation": str(world.fed1.pk),
+            "federation": str(world.federation.pk),
             "group": [str(keep.pk), str(dupe.pk)],
             "survivor": str(keep.pk),
             "duplicates": [str(keep.pk), str(dupe.pk)],
@@ -471,21 +422,27 @@ def test_duplicates_page_lists_a_group_and_merges_it(client: Any, world: World) 
     assert response.status_code == 302
     dupe.refresh_from_db()
     assert dupe.merged_into == keep
-    assert Membership.objects.get(club=world.club_b, player=keep)
+    assert Membership.objects.get(club=world.second_club, player=keep)
     assert AuditEntry.objects.get(action="player.merge").target_id == keep.pk
 
 
 def test_merging_a_stale_group_changes_nothing(client: Any, world: World) -> None:
-    keep = PlayerFactory(federation=world.fed1, name_native="Иван Петров", name_latin="Ivan Petrov")
-    dupe = PlayerFactory(federation=world.fed1, name_native="Петров Иван", name_latin="Petrov Ivan")
-    gone = PlayerFactory(federation=world.fed1, name_native="Ivan Petrov", name_latin="Ivan Petrov")
+    keep = PlayerFactory(
+        federation=world.federation, name_native="Иван Петров", name_latin="Ivan Petrov"
+    )
+    dupe = PlayerFactory(
+        federation=world.federation, name_native="Петров Иван", name_latin="Petrov Ivan"
+    )
+    gone = PlayerFactory(
+        federation=world.federation, name_native="Ivan Petrov", name_latin="Ivan Petrov"
+    )
     gone.merged_into = keep
     gone.save()
     client.force_login(world.fed_admin)
     client.post(
         url("player_duplicates"),
         {
-            "federation": str(world.fed1.pk),
+            "federation": str(world.federation.pk),
             "group": [str(keep.pk), str(dupe.pk), str(gone.pk)],
             "survivor": str(keep.pk),
             "duplicates": [str(dupe.pk), str(gone.pk)],
@@ -507,7 +464,7 @@ def test_club_admins_have_no_duplicates_page(client: Any, world: World) -> None:
 def test_membership_page_corrects_dates_and_deletes_through_services(
     client: Any, world: World
 ) -> None:
-    membership = Membership.objects.get(player=world.past)
+    membership = Membership.objects.get(player=world.past_member)
     client.force_login(world.club_admin)
     data = form_data(client.get(url("membership_change", membership.pk)))
     data["start"] = "2019-06-01"
@@ -524,7 +481,7 @@ def test_membership_page_corrects_dates_and_deletes_through_services(
 
 
 def test_membership_of_another_club_cannot_be_opened(client: Any, world: World) -> None:
-    other = Membership.objects.get(player=world.other_club)
+    other = Membership.objects.get(player=world.second_club_member)
     client.force_login(world.club_admin)
     assert client.get(url("membership_change", other.pk)).status_code == 302
     assert client.post(url("membership_delete", other.pk), {"post": "yes"}).status_code == 302
@@ -534,7 +491,7 @@ def test_membership_of_another_club_cannot_be_opened(client: Any, world: World) 
 def test_federation_admin_rates_and_unrates_a_discipline(client: Any, world: World) -> None:
     discipline = DisciplineFactory()
     client.force_login(world.fed_admin)
-    data = form_data(client.get(url("federation_change", world.fed1.pk)))
+    data = form_data(client.get(url("federation_change", world.federation.pk)))
     data.update(
         {
             "rated_disciplines-TOTAL_FORMS": "1",
@@ -544,14 +501,14 @@ def test_federation_admin_rates_and_unrates_a_discipline(client: Any, world: Wor
             "rated_disciplines-0-glicko_period_days": "14",
         }
     )
-    response = client.post(url("federation_change", world.fed1.pk), data)
+    response = client.post(url("federation_change", world.federation.pk), data)
     assert response.status_code == 302
-    link = world.fed1.rated_disciplines.get()
+    link = world.federation.rated_disciplines.get()
     assert (link.rating_system, link.glicko_period_days) == ("glicko2", 14)
-    assert AuditEntry.objects.get(action="federation.rate").federation == world.fed1
+    assert AuditEntry.objects.get(action="federation.rate").federation == world.federation
 
-    data = form_data(client.get(url("federation_change", world.fed1.pk)))
+    data = form_data(client.get(url("federation_change", world.federation.pk)))
     data["rated_disciplines-0-DELETE"] = "on"
-    assert client.post(url("federation_change", world.fed1.pk), data).status_code == 302
-    assert not world.fed1.rated_disciplines.exists()
+    assert client.post(url("federation_change", world.federation.pk), data).status_code == 302
+    assert not world.federation.rated_disciplines.exists()
     assert AuditEntry.objects.filter(action="federation.unrate").count() == 1

@@ -43,69 +43,48 @@ def ids(payload: dict) -> set[int]:
     return {row["id"] for row in payload["results"]}
 
 
-@pytest.fixture
-def world():  # type: ignore[no-untyped-def]
-    public = FederationFactory(name="Public Federation")
-    private = FederationFactory(name="Private Federation", is_public=False)
-    club = ClubFactory(federation=public, city="Baku")
-    private_club = ClubFactory(federation=private)
-    player = PlayerFactory(federation=public)
-    membership = MembershipFactory(player=player, club=club)
-    hidden_player = PlayerFactory(federation=private)
-    MembershipFactory(player=hidden_player, club=private_club)
-    fed_admin = UserFactory(username="fed_admin")
-    grant(fed_admin, Role.FEDERATION_ADMIN, public)
-    club_admin = UserFactory(username="club_admin")
-    grant(club_admin, Role.CLUB_ADMIN, club)
-    return {
-        "public": public,
-        "private": private,
-        "club": club,
-        "private_club": private_club,
-        "player": player,
-        "hidden_player": hidden_player,
-        "membership": membership,
-        "fed_admin": fed_admin,
-        "club_admin": club_admin,
-    }
-
-
 # --- Reading
 
 
 def test_anonymous_visitors_read_public_federations_only(client, world) -> None:
-    assert ids(get(client, "/api/federations/")) == {world["public"].pk}
-    assert ids(get(client, "/api/clubs/")) == {world["club"].pk}
-    assert ids(get(client, "/api/players/")) == {world["player"].pk}
-    assert ids(get(client, "/api/memberships/")) == {world["membership"].pk}
-    hidden = client.get(f"/api/players/{world['hidden_player'].pk}/")
+    assert ids(get(client, "/api/federations/")) == {world.federation.pk}
+    assert ids(get(client, "/api/clubs/")) == {world.club.pk, world.second_club.pk}
+    assert ids(get(client, "/api/players/")) == {
+        world.member.pk,
+        world.past_member.pk,
+        world.second_club_member.pk,
+    }
+    assert ids(get(client, "/api/memberships/")) == set(
+        Membership.objects.filter(club__federation=world.federation).values_list("pk", flat=True)
+    )
+    hidden = client.get(f"/api/players/{world.foreign.pk}/")
     assert hidden.status_code == 404
 
 
 def test_admins_also_read_their_private_federation(client, world) -> None:
     admin = UserFactory()
-    grant(admin, Role.FEDERATION_ADMIN, world["private"])
+    grant(admin, Role.FEDERATION_ADMIN, world.other_federation)
     client.force_login(admin)
-    assert ids(get(client, "/api/federations/")) == {world["public"].pk, world["private"].pk}
-    assert world["hidden_player"].pk in ids(get(client, "/api/players/"))
+    assert ids(get(client, "/api/federations/")) == {world.federation.pk, world.other_federation.pk}
+    assert world.foreign.pk in ids(get(client, "/api/players/"))
     client.force_login(UserFactory())  # a signed-in user with no role
-    assert ids(get(client, "/api/federations/")) == {world["public"].pk}
+    assert ids(get(client, "/api/federations/")) == {world.federation.pk}
 
 
 def test_representations_have_typed_fields(client, world) -> None:
-    club = get(client, f"/api/clubs/{world['club'].pk}/")
-    assert club["federation"] == world["public"].pk
+    club = get(client, f"/api/clubs/{world.club.pk}/")
+    assert club["federation"] == world.federation.pk
     assert club["member_count"] == 1
-    assert club["city"] == "Baku"
-    player = get(client, f"/api/players/{world['player'].pk}/")
+    assert club["city"] == "Kazan"
+    player = get(client, f"/api/players/{world.member.pk}/")
     assert player["country"] == "RU"
     assert player["merged_into"] is None
     assert "club" not in player  # write-only
-    membership = get(client, f"/api/memberships/{world['membership'].pk}/")
+    membership = get(client, f"/api/memberships/{world.membership.pk}/")
     assert membership == {
-        "id": world["membership"].pk,
-        "player": world["player"].pk,
-        "club": world["club"].pk,
+        "id": world.membership.pk,
+        "player": world.member.pk,
+        "club": world.club.pk,
         "start": "2024-01-01",
         "end": None,
         "is_current": True,
@@ -113,11 +92,11 @@ def test_representations_have_typed_fields(client, world) -> None:
 
 
 def test_unpublished_player_data_is_hidden_but_not_from_admins(client, world) -> None:
-    federation = world["public"]
+    federation = world.federation
     federation.show_birth_year = False
     federation.show_membership_numbers = False
     federation.save()
-    player = world["player"]
+    player = world.member
     url = f"/api/players/{player.pk}/"
     anonymous = get(client, url)
     assert anonymous["birth_year"] is None
@@ -125,23 +104,27 @@ def test_unpublished_player_data_is_hidden_but_not_from_admins(client, world) ->
     # ... and cannot be guessed with filters
     assert ids(get(client, "/api/players/", birth_year_min=1990, birth_year_max=1990)) == set()
     assert ids(get(client, "/api/players/", membership_number=player.membership_number)) == set()
-    client.force_login(world["fed_admin"])
+    client.force_login(world.fed_admin)
     seen = get(client, url)
     assert seen["birth_year"] == 1990
     assert seen["membership_number"] == player.membership_number
-    assert ids(get(client, "/api/players/", birth_year_min=1990)) == {player.pk}
+    assert ids(get(client, "/api/players/", birth_year_min=1990)) == {
+        world.member.pk,
+        world.past_member.pk,
+        world.second_club_member.pk,
+    }
 
 
 # --- Writing by role
 
 
 def test_federation_admin_creates_a_club_in_their_federation_only(client, world) -> None:
-    client.force_login(world["fed_admin"])
+    client.force_login(world.fed_admin)
     response = send(
         client,
         "post",
         "/api/clubs/",
-        {"federation": world["public"].pk, "name": "Caspian Club", "city": "Sumgait"},
+        {"federation": world.federation.pk, "name": "Caspian Club", "city": "Sumgait"},
     )
     assert response.status_code == 201, response.content
     created = Club.objects.get(name="Caspian Club")
@@ -160,21 +143,21 @@ def test_federation_admin_creates_a_club_in_their_federation_only(client, world)
 @pytest.mark.parametrize("who", ["anonymous", "club_admin", "plain"])
 def test_others_may_not_create_clubs(client, world, who) -> None:
     if who != "anonymous":
-        client.force_login(world[who] if who in world else UserFactory())
+        client.force_login(getattr(world, who))
     response = send(
-        client, "post", "/api/clubs/", {"federation": world["public"].pk, "name": "N", "city": "C"}
+        client, "post", "/api/clubs/", {"federation": world.federation.pk, "name": "N", "city": "C"}
     )
     assert response.status_code in ({401, 403} if who == "anonymous" else {403})
     assert not Club.objects.filter(name="N").exists()
 
 
 def test_club_admin_updates_their_club_and_no_other(client, world) -> None:
-    client.force_login(world["club_admin"])
-    response = send(client, "patch", f"/api/clubs/{world['club'].pk}/", {"city": "Ganja"})
+    client.force_login(world.club_admin)
+    response = send(client, "patch", f"/api/clubs/{world.club.pk}/", {"city": "Ganja"})
     assert response.status_code == 200, response.content
-    world["club"].refresh_from_db()
-    assert world["club"].city == "Ganja"
-    other = ClubFactory(federation=world["public"])
+    world.club.refresh_from_db()
+    assert world.club.city == "Ganja"
+    other = ClubFactory(federation=world.federation)
     response = send(client, "patch", f"/api/clubs/{other.pk}/", {"city": "Ganja"})
     assert response.status_code == 403
     other.refresh_from_db()
@@ -182,27 +165,27 @@ def test_club_admin_updates_their_club_and_no_other(client, world) -> None:
 
 
 def test_service_validation_errors_become_400_with_field_errors(client, world) -> None:
-    client.force_login(world["fed_admin"])
+    client.force_login(world.fed_admin)
     duplicate = send(
         client,
         "post",
         "/api/clubs/",
-        {"federation": world["public"].pk, "name": world["club"].name, "city": "Baku"},
+        {"federation": world.federation.pk, "name": world.club.name, "city": "Baku"},
     )
     assert duplicate.status_code == 400
     assert "already exists" in json.dumps(duplicate.json())
-    bad_year = send(client, "patch", f"/api/players/{world['player'].pk}/", {"birth_year": 1800})
+    bad_year = send(client, "patch", f"/api/players/{world.member.pk}/", {"birth_year": 1800})
     assert bad_year.status_code == 400
     assert "birth_year" in bad_year.json()
     moved = send(
-        client, "patch", f"/api/clubs/{world['club'].pk}/", {"federation": world["private"].pk}
+        client, "patch", f"/api/clubs/{world.club.pk}/", {"federation": world.other_federation.pk}
     )
     assert moved.status_code == 400
     assert "federation" in moved.json()
 
 
 def test_club_admin_creates_a_player_in_their_club(client, world) -> None:
-    client.force_login(world["club_admin"])
+    client.force_login(world.club_admin)
     response = send(
         client,
         "post",
@@ -210,42 +193,42 @@ def test_club_admin_creates_a_player_in_their_club(client, world) -> None:
         {
             "name_native": "Исмаилов Фарид",
             "name_latin": "Ismayilov Farid",
-            "club": world["club"].pk,
+            "club": world.club.pk,
         },
     )
     assert response.status_code == 201, response.content
     player = Player.objects.get(pk=response.json()["id"])
-    assert player.federation == world["public"]
-    assert Membership.objects.current().filter(player=player, club=world["club"]).exists()
+    assert player.federation == world.federation
+    assert Membership.objects.current().filter(player=player, club=world.club).exists()
     outside = send(
         client,
         "post",
         "/api/players/",
-        {"name_native": "A", "name_latin": "A", "federation": world["public"].pk},
+        {"name_native": "A", "name_latin": "A", "federation": world.federation.pk},
     )
     assert outside.status_code == 403  # a club admin adds players to their club only
 
 
 def test_player_edits_their_own_profile_through_the_api(client, world) -> None:
     user = UserFactory()
-    player = PlayerFactory(user=user, federation=world["public"])
+    player = PlayerFactory(user=user, federation=world.federation)
     client.force_login(user)
     response = send(client, "patch", f"/api/players/{player.pk}/", {"name_latin": "Renamed"})
     assert response.status_code == 200, response.content
     player.refresh_from_db()
     assert player.name_latin == "Renamed"
-    response = send(client, "patch", f"/api/players/{world['player'].pk}/", {"name_latin": "X"})
+    response = send(client, "patch", f"/api/players/{world.member.pk}/", {"name_latin": "X"})
     assert response.status_code == 403
 
 
 def test_memberships_are_added_and_ended_by_the_club_admin(client, world) -> None:
-    client.force_login(world["club_admin"])
-    newcomer = PlayerFactory(federation=world["public"])
+    client.force_login(world.club_admin)
+    newcomer = PlayerFactory(federation=world.federation)
     response = send(
         client,
         "post",
         "/api/memberships/",
-        {"player": newcomer.pk, "club": world["club"].pk, "start": "2025-02-01"},
+        {"player": newcomer.pk, "club": world.club.pk, "start": "2025-02-01"},
     )
     assert response.status_code == 201, response.content
     membership_id = response.json()["id"]
@@ -253,7 +236,7 @@ def test_memberships_are_added_and_ended_by_the_club_admin(client, world) -> Non
         client,
         "post",
         "/api/memberships/",
-        {"player": newcomer.pk, "club": world["club"].pk, "start": "2025-03-01"},
+        {"player": newcomer.pk, "club": world.club.pk, "start": "2025-03-01"},
     )
     assert overlapping.status_code == 400
     assert "non_field_errors" in overlapping.json()
@@ -267,55 +250,54 @@ def test_memberships_are_added_and_ended_by_the_club_admin(client, world) -> Non
     again = send(client, "post", url, {"end": "2025-07-30"})
     assert again.status_code == 400
     assert "already ended" in json.dumps(again.json())
-    missing_date = send(client, "post", f"/api/memberships/{world['membership'].pk}/end/", {})
+    missing_date = send(client, "post", f"/api/memberships/{world.membership.pk}/end/", {})
     assert missing_date.status_code == 400
     assert "end" in missing_date.json()
 
 
 def test_ending_someone_elses_membership_is_refused(client, world) -> None:
-    url = f"/api/memberships/{world['membership'].pk}/end/"
+    url = f"/api/memberships/{world.membership.pk}/end/"
     assert send(client, "post", url, {"end": "2025-01-31"}).status_code in {401, 403}
     client.force_login(UserFactory())
     assert send(client, "post", url, {"end": "2025-01-31"}).status_code == 403
     other_admin = UserFactory()
-    grant(other_admin, Role.CLUB_ADMIN, ClubFactory(federation=world["public"]))
+    grant(other_admin, Role.CLUB_ADMIN, ClubFactory(federation=world.federation))
     client.force_login(other_admin)
     assert send(client, "post", url, {"end": "2025-01-31"}).status_code == 403
-    world["membership"].refresh_from_db()
-    assert world["membership"].end is None
+    world.membership.refresh_from_db()
+    assert world.membership.end is None
 
 
 def test_deleting_clubs_without_history_only(client, world) -> None:
-    client.force_login(world["fed_admin"])
-    empty = ClubFactory(federation=world["public"])
+    client.force_login(world.fed_admin)
+    empty = ClubFactory(federation=world.federation)
     assert client.delete(f"/api/clubs/{empty.pk}/", HTTP_ACCEPT_LANGUAGE="en").status_code == 204
     assert not Club.objects.filter(pk=empty.pk).exists()
-    response = client.delete(f"/api/clubs/{world['club'].pk}/", HTTP_ACCEPT_LANGUAGE="en")
+    response = client.delete(f"/api/clubs/{world.club.pk}/", HTTP_ACCEPT_LANGUAGE="en")
     assert response.status_code == 400
     assert "inactive" in json.dumps(response.json())
-    assert Club.objects.filter(pk=world["club"].pk).exists()
-    client.force_login(world["club_admin"])
+    assert Club.objects.filter(pk=world.club.pk).exists()
+    client.force_login(world.club_admin)
     assert (
-        client.delete(f"/api/clubs/{world['club'].pk}/", HTTP_ACCEPT_LANGUAGE="en").status_code
-        == 403
+        client.delete(f"/api/clubs/{world.club.pk}/", HTTP_ACCEPT_LANGUAGE="en").status_code == 403
     )
 
 
 def test_federations_are_created_by_site_admins_only(client, world) -> None:
-    client.force_login(world["fed_admin"])
+    client.force_login(world.fed_admin)
     data = {"name": "New Federation", "short_name": "NF"}
     assert send(client, "post", "/api/federations/", data).status_code == 403
     client.force_login(UserFactory(is_superuser=True, is_staff=True))
     response = send(client, "post", "/api/federations/", data)
     assert response.status_code == 201, response.content
     assert response.json()["slug"] == "nf"
-    client.force_login(world["fed_admin"])
+    client.force_login(world.fed_admin)
     response = send(
-        client, "patch", f"/api/federations/{world['public'].pk}/", {"show_birth_year": True}
+        client, "patch", f"/api/federations/{world.federation.pk}/", {"show_birth_year": True}
     )
     assert response.status_code == 200
-    world["public"].refresh_from_db()
-    assert world["public"].show_birth_year is True
+    world.federation.refresh_from_db()
+    assert world.federation.show_birth_year is True
 
 
 # --- Filters and pagination
@@ -420,12 +402,12 @@ def test_list_query_count_does_not_grow_for_a_signed_in_admin(
     client, django_assert_num_queries, world
 ) -> None:
     for _ in range(30):
-        MembershipFactory(club=world["club"], player__federation=world["public"])
-    client.force_login(world["fed_admin"])
+        MembershipFactory(club=world.club, player__federation=world.federation)
+    client.force_login(world.fed_admin)
     # session, user, roles, count, page
     with django_assert_num_queries(5):
         payload = get(client, "/api/players/")
-    assert payload["count"] == 31
+    assert payload["count"] == 30 + 3  # and the world's three players of the federation
 
 
 # --- Schema
@@ -475,12 +457,12 @@ def test_openapi_schema_documents_the_endpoints(client) -> None:
 def test_membership_dates_are_corrected_and_mistakes_removed_by_the_club_admin(
     client, world
 ) -> None:
-    membership = world["membership"]
+    membership = world.membership
     url = f"/api/memberships/{membership.pk}/"
     client.force_login(UserFactory())
     assert send(client, "patch", url, {"start": "2023-05-01"}).status_code == 403
     assert client.delete(url, HTTP_ACCEPT_LANGUAGE="en").status_code == 403
-    client.force_login(world["club_admin"])
+    client.force_login(world.club_admin)
     response = send(client, "patch", url, {"start": "2023-05-01"})
     assert response.status_code == 200, response.content
     membership.refresh_from_db()
@@ -488,7 +470,7 @@ def test_membership_dates_are_corrected_and_mistakes_removed_by_the_club_admin(
     assert AuditEntry.objects.filter(action="membership.change", target_id=membership.pk).exists()
     inverted = send(client, "patch", url, {"end": "2022-01-01"})
     assert inverted.status_code == 400
-    moved = send(client, "patch", url, {"club": ClubFactory(federation=world["public"]).pk})
+    moved = send(client, "patch", url, {"club": ClubFactory(federation=world.federation).pk})
     assert moved.status_code == 400
     assert "club" in moved.json()
     assert client.delete(url, HTTP_ACCEPT_LANGUAGE="en").status_code == 204
@@ -497,10 +479,10 @@ def test_membership_dates_are_corrected_and_mistakes_removed_by_the_club_admin(
 
 def test_site_admins_delete_federations_without_history(client, world) -> None:
     empty = FederationFactory()
-    client.force_login(world["fed_admin"])
+    client.force_login(world.fed_admin)
     assert (
         client.delete(
-            f"/api/federations/{world['public'].pk}/", HTTP_ACCEPT_LANGUAGE="en"
+            f"/api/federations/{world.federation.pk}/", HTTP_ACCEPT_LANGUAGE="en"
         ).status_code
         == 403
     )
@@ -508,6 +490,6 @@ def test_site_admins_delete_federations_without_history(client, world) -> None:
     assert (
         client.delete(f"/api/federations/{empty.pk}/", HTTP_ACCEPT_LANGUAGE="en").status_code == 204
     )
-    refused = client.delete(f"/api/federations/{world['public'].pk}/", HTTP_ACCEPT_LANGUAGE="en")
+    refused = client.delete(f"/api/federations/{world.federation.pk}/", HTTP_ACCEPT_LANGUAGE="en")
     assert refused.status_code == 400
-    assert world["public"].__class__.objects.filter(pk=world["public"].pk).exists()
+    assert world.federation.__class__.objects.filter(pk=world.federation.pk).exists()

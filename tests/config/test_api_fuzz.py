@@ -90,16 +90,20 @@ def map_path_parameters(ctx: Any, path_parameters: dict[str, Any]) -> dict[str, 
 
 
 def _build_world() -> dict[str, Any]:
+    """The shared test world (tests/world.py), its running Swiss in its first round,
+    a friendly match, a reported one and a knock-out with a decided first match."""
     from clubs.models import Role
     from games import services as games_services
-    from tests.factories import ClubFactory, PlayerFactory, UserFactory, grant
+    from tests.factories import PlayerFactory, UserFactory, grant
     from tests.tournaments import builders
+    from tests.world import build_world
     from tournaments import services as tournament_services
 
-    federation, organizer, discipline = builders.federation_with_admin()
-    club = ClubFactory(federation=federation)
+    world = build_world()
+    federation, club, discipline = world.federation, world.club, world.discipline
+    organizer = world.fed_admin
     grant(organizer, Role.CLUB_ADMIN, club)
-    t = builders.tournament(4, "swiss", federation=federation, by=organizer, rounds_planned=3)
+    t = world.running_swiss
     rnd = tournament_services.pair_next_round(t, by=organizer, flight="main")
     tournament_services.start_round(rnd, by=organizer)
     pairing = rnd.pairings.select_related("match__player1__user").first()

@@ -1,9 +1,8 @@
 from __future__ import annotations
 
 import pytest
-from django.db import transaction
 
-from base.events import Event, queue_on_commit
+from base.events import Event
 
 
 def test_subscribers_receive_the_payload_in_order() -> None:
@@ -19,26 +18,3 @@ def test_payload_must_match_the_declared_fields() -> None:
     event = Event("games.result_confirmed", fields=("match_id",))
     with pytest.raises(TypeError, match=r"missing \['match_id'\], unexpected \['game'\]"):
         event.send(game=1)
-
-
-class RecordingTask:
-    name = "tests.recording"
-
-    def __init__(self) -> None:
-        self.calls: list[tuple[object, ...]] = []
-
-    def delay(self, *args: object) -> None:
-        self.calls.append(args)
-
-
-@pytest.mark.django_db(transaction=True)
-def test_queue_on_commit_waits_for_the_commit_and_skips_rollback() -> None:
-    task = RecordingTask()
-    with transaction.atomic():
-        queue_on_commit(task, 1)
-        assert task.calls == []
-    assert task.calls == [(1,)]
-    with pytest.raises(RuntimeError), transaction.atomic():
-        queue_on_commit(task, 2)
-        raise RuntimeError("roll back")
-    assert task.calls == [(1,)]

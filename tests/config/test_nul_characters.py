@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import base64
 import json
-from typing import Any
 from urllib.parse import urlencode
 
 import pytest
@@ -13,8 +12,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test.client import BOUNDARY, MULTIPART_CONTENT, encode_multipart
 
 from games.models import Match, ResultReport, Turn
-from tests.factories import DisciplineFactory, MatchFactory, PlayerFactory, UserFactory
-from tests.tournaments import builders
+from tests.factories import MatchFactory, UserFactory
+from tests.world import World
 from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
@@ -63,29 +62,20 @@ def send_json(client, url: str, body: object, method: str = "post"):  # type: ig
     )
 
 
-@pytest.fixture
-def match_world():  # type: ignore[no-untyped-def]
-    me = PlayerFactory(user=UserFactory())
+def match_body(world: World, **changes: object) -> dict[str, object]:
+    """A new match of the world's player with an account against its member."""
     return {
-        "me": me,
-        "opponent": PlayerFactory(federation=me.federation),
-        "discipline": DisciplineFactory(),
-    }
-
-
-def match_body(world, **changes: object) -> dict[str, object]:  # type: ignore[no-untyped-def]
-    return {
-        "player1": world["me"].pk,
-        "player2": world["opponent"].pk,
-        "discipline": world["discipline"].code,
+        "player1": world.linked_player.pk,
+        "player2": world.member.pk,
+        "discipline": world.discipline.code,
         "length": 5,
         **changes,
     }
 
 
-def test_a_nul_in_the_discipline_of_a_new_match_is_a_400(client, match_world) -> None:  # type: ignore[no-untyped-def]
-    client.force_login(match_world["me"].user)
-    body = match_body(match_world, discipline="short\x00standard")
+def test_a_nul_in_the_discipline_of_a_new_match_is_a_400(client, world) -> None:  # type: ignore[no-untyped-def]
+    client.force_login(world.linked_player.user)
+    body = match_body(world, discipline="short\x00standard")
     response = send_json(client, "/api/matches/", body)
     assert response.status_code == 400, response.content
     assert response.json()["detail"] == (
@@ -93,33 +83,14 @@ def test_a_nul_in_the_discipline_of_a_new_match_is_a_400(client, match_world) ->
     )
     assert not Match.objects.exists()
     # The same body without it is a match: the refusal was the NUL's.
-    assert send_json(client, "/api/matches/", match_body(match_world)).status_code == 201
+    assert send_json(client, "/api/matches/", match_body(world)).status_code == 201
 
 
-@pytest.fixture
-def tournament_world():  # type: ignore[no-untyped-def]
-    federation, admin, discipline = builders.federation_with_admin()
-    return {"federation": federation, "admin": admin, "discipline": discipline}
-
-
-def unstarted_swiss(world: dict[str, Any]) -> Tournament:
-    """A Swiss of the world's federation, with nobody registered yet."""
-    return builders.tournament(
-        0,
-        "swiss",
-        federation=world["federation"],
-        by=world["admin"],
-        register=False,
-        start=False,
-        rounds_planned=3,
-    )
-
-
-def test_a_nul_in_the_discipline_of_a_tournament_is_a_400(client, tournament_world) -> None:  # type: ignore[no-untyped-def]
-    client.force_login(tournament_world["admin"])
+def test_a_nul_in_the_discipline_of_a_tournament_is_a_400(client, world) -> None:  # type: ignore[no-untyped-def]
+    client.force_login(world.fed_admin)
     body = {
         "name": "Кубок",
-        "federation": tournament_world["federation"].pk,
+        "federation": world.federation.pk,
         "discipline": "\x00",
         "format": "swiss",
         "rounds_planned": 5,
@@ -128,9 +99,7 @@ def test_a_nul_in_the_discipline_of_a_tournament_is_a_400(client, tournament_wor
     assert response.status_code == 400, response.content
     assert "“discipline”" in response.json()["detail"]
     assert not Tournament.objects.exists()
-    created = send_json(
-        client, "/api/tournaments/", {**body, "discipline": tournament_world["discipline"].code}
-    )
+    created = send_json(client, "/api/tournaments/", {**body, "discipline": world.discipline.code})
     assert created.status_code == 201, created.content
     tournament_id = created.json()["id"]
     changed = send_json(
@@ -139,7 +108,7 @@ def test_a_nul_in_the_discipline_of_a_tournament_is_a_400(client, tournament_wor
     assert changed.status_code == 400, changed.content
     assert "“discipline”" in changed.json()["detail"]
     tournament = Tournament.objects.get(pk=tournament_id)
-    assert tournament.discipline == tournament_world["discipline"]
+    assert tournament.discipline == world.discipline
 
 
 @pytest.mark.parametrize(
@@ -190,11 +159,11 @@ def test_the_refusal_speaks_the_request_s_language(client, language: str, expect
     assert response.json()["detail"] == expected
 
 
-def test_a_nul_in_an_urlencoded_web_form_is_a_plain_400(client, match_world) -> None:  # type: ignore[no-untyped-def]
-    client.force_login(match_world["me"].user)
+def test_a_nul_in_an_urlencoded_web_form_is_a_plain_400(client, world) -> None:  # type: ignore[no-untyped-def]
+    client.force_login(world.linked_player.user)
     data = {
-        "player1": match_world["me"].pk,
-        "player2": match_world["opponent"].pk,
+        "player1": world.linked_player.pk,
+        "player2": world.member.pk,
         "discipline": "1\x00",
         "length": 5,
         "clock_mode": "none",
@@ -215,9 +184,9 @@ def test_a_nul_in_the_sign_in_form_is_a_400(client) -> None:  # type: ignore[no-
     assert "_auth_user_id" not in client.session
 
 
-def test_a_nul_in_a_urlencoded_api_patch_is_a_400(client, tournament_world) -> None:  # type: ignore[no-untyped-def]
-    tournament = unstarted_swiss(tournament_world)
-    client.force_login(tournament_world["admin"])
+def test_a_nul_in_a_urlencoded_api_patch_is_a_400(client, world) -> None:  # type: ignore[no-untyped-def]
+    tournament = world.draft_swiss
+    client.force_login(world.fed_admin)
     response = client.patch(
         f"/api/tournaments/{tournament.pk}/",
         urlencode({"discipline": "x\x00"}),
@@ -227,15 +196,15 @@ def test_a_nul_in_a_urlencoded_api_patch_is_a_400(client, tournament_world) -> N
     assert response.status_code == 400, response.content
     assert "“discipline”" in response.json()["detail"]
     tournament.refresh_from_db()
-    assert tournament.discipline == tournament_world["discipline"]
+    assert tournament.discipline == world.discipline
 
 
-def test_a_nul_in_a_multipart_field_is_a_400_and_files_are_left_alone(client, match_world) -> None:  # type: ignore[no-untyped-def]
-    client.force_login(match_world["me"].user)
+def test_a_nul_in_a_multipart_field_is_a_400_and_files_are_left_alone(client, world) -> None:  # type: ignore[no-untyped-def]
+    client.force_login(world.linked_player.user)
     upload = SimpleUploadedFile(
         "match.mat", b"\x00 binary \x00 content", "application/octet-stream"
     )
-    data = {**match_body(match_world, discipline="short\x00"), "attachment": upload}
+    data = {**match_body(world, discipline="short\x00"), "attachment": upload}
     response = client.post("/api/matches/", data, HTTP_ACCEPT_LANGUAGE="en")  # multipart
     assert response.status_code == 400, response.content
     assert "“discipline”" in response.json()["detail"]
@@ -244,14 +213,14 @@ def test_a_nul_in_a_multipart_field_is_a_400_and_files_are_left_alone(client, ma
     upload = SimpleUploadedFile(
         "match.mat", b"\x00 binary \x00 content", "application/octet-stream"
     )
-    response = client.post("/api/matches/", {**match_body(match_world), "attachment": upload})
+    response = client.post("/api/matches/", {**match_body(world), "attachment": upload})
     assert response.status_code == 201, response.content
 
 
-def test_a_nul_in_a_multipart_patch_is_a_400(client, tournament_world) -> None:  # type: ignore[no-untyped-def]
+def test_a_nul_in_a_multipart_patch_is_a_400(client, world) -> None:  # type: ignore[no-untyped-def]
     """DRF parses a multipart PATCH itself (base.parsers.MultiPartParser checks it)."""
-    tournament = unstarted_swiss(tournament_world)
-    client.force_login(tournament_world["admin"])
+    tournament = world.draft_swiss
+    client.force_login(world.fed_admin)
     response = client.patch(
         f"/api/tournaments/{tournament.pk}/",
         encode_multipart(BOUNDARY, {"discipline": "x\x00"}),
@@ -261,7 +230,7 @@ def test_a_nul_in_a_multipart_patch_is_a_400(client, tournament_world) -> None: 
     assert response.status_code == 400, response.content
     assert "“discipline”" in response.json()["detail"]
     tournament.refresh_from_db()
-    assert tournament.discipline == tournament_world["discipline"]
+    assert tournament.discipline == world.discipline
 
 
 def test_the_board_s_json_post_gets_a_json_refusal(client) -> None:  # type: ignore[no-untyped-def]

@@ -15,12 +15,12 @@ from django.core.management import call_command
 from django.db import connection, transaction
 from kombu.exceptions import OperationalError as BrokerOperationalError
 
-from base.events import queue_on_commit
 from clubs.models import FederationDiscipline
 from config.celery import app as celery_app
 from config.celery import ping
 from outbox import services
 from outbox.models import PendingTask
+from outbox.services import queue_on_commit
 from ratings import services as ratings_services
 from ratings.models import RatingChange
 from tests.ratings.test_services import history_values, rating_values

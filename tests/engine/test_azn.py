@@ -22,14 +22,12 @@ from engine.records.azn import (
     SHORT_LAYOUT,
     AznError,
     AznGame,
-    azn_turn,
     field_of,
-    format_azn,
     parse_azn,
     point_of,
-    replay_azn,
-    to_replay_text,
 )
+from engine.records.azn_replay import replay_azn, to_replay_text
+from engine.records.azn_writer import azn_turn, format_azn
 from engine.records.replay import format_line, replay
 from engine.rules import game as g
 from engine.rules.board import BAR, BLACK, OFF, WHITE, Position

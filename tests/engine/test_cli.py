@@ -380,7 +380,7 @@ def test_replay_dispatches_by_format(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     azn, mat = _Calls(), _Calls()
-    monkeypatch.setitem(sys.modules, "engine.records.azn", SimpleNamespace(replay_azn=azn))
+    monkeypatch.setitem(sys.modules, "engine.records.azn_replay", SimpleNamespace(replay_azn=azn))
     monkeypatch.setitem(sys.modules, "engine.records.matfile", SimpleNamespace(replay_mat=mat))
     record = write(tmp_path, "game.txt", "1. 5/1 c1-b2\n")
     code, out = run_inline(
@@ -399,13 +399,13 @@ def test_replay_dispatches_by_format(
 def test_a_missing_importer_is_a_clear_error(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setitem(sys.modules, "engine.records.azn", None)
+    monkeypatch.setitem(sys.modules, "engine.records.azn_replay", None)
     record = write(tmp_path, "game.txt", "1. 5/1 c1-b2\n")
     code, out = run_inline(capsys, "replay", record, "--format", "azn", "--variant", "long")
     assert (code, out["error"]["code"], out["error"]["module"]) == (
         2,
         "format_unavailable",
-        "engine.records.azn",
+        "engine.records.azn_replay",
     )
 
 

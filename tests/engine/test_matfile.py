@@ -9,6 +9,7 @@ import pytest
 
 from engine import movegen
 from engine.errors import EngineError
+from engine.records.match_builder import written_play
 from engine.records.matfile import (
     BEAVER,
     DOUBLE,
@@ -21,7 +22,6 @@ from engine.records.matfile import (
     export_mat,
     parse_mat,
     replay_mat,
-    written_play,
 )
 from engine.records.notation import format_play, parse_moves
 from engine.rules import game as g

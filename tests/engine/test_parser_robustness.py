@@ -32,7 +32,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.errors import EngineError
-from engine.records.azn import parse_azn, replay_azn
+from engine.records.azn import parse_azn
+from engine.records.azn_replay import replay_azn
 from engine.records.gnubgid import decode_match_id, decode_position_id
 from engine.records.matfile import MatError, parse_mat
 from engine.records.notation import parse_moves, parse_turn

@@ -13,10 +13,11 @@ from engine.records.notation import format_play
 from engine.rules import game as eg
 from games import adapters, services
 from games.models import Match, Turn, TurnKind
+from games.services import recording
 
 
 def current_state(match: Match) -> tuple[int, eg.GameState]:
-    game = services._open_game(match)
+    game = recording._open_game(match)
     turns = list(game.turns.filter(undone_at__isnull=True).order_by("number"))
     return len(turns) + 1, adapters.replay(match, game, turns)
 

@@ -302,12 +302,12 @@ def test_no_legal_move_is_one_empty_play(client) -> None:  # type: ignore[no-unt
     """A checker on the bar against a closed board: the only play is Ø."""
     from engine.rules import game as eg
     from engine.rules.board import Position
-    from games.views.board import click_plays
+    from games.adapters import clickable_plays
 
     rules = eg.GameRules(get_variant("short"))
     closed = Position.from_points({25: 1, 13: 14}, {1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 13: 3})
     state = eg.set_opening(eg.new_game(rules, position=closed), 0, (6, 5))
-    found = click_plays(state, [6, 5])
+    found = clickable_plays(state, [6, 5])
     assert found["plays"] == [{"moves": "Ø", "steps": []}]
 
 

@@ -5,13 +5,15 @@ counts; documented in the OpenAPI schema."""
 from __future__ import annotations
 
 import datetime
+from dataclasses import dataclass
 
 import pytest
 
 from clubs.models import RatingSystem, Role
-from ratings.models import RatingChange
+from ratings.models import RatingChange, RatingList, RatingPool
 from tests.factories import FederationFactory, PlayerFactory, UserFactory, grant
 from tests.ratings.pages_data import make_history, make_list, make_pool, make_ratings
+from tests.world import World
 
 pytestmark = pytest.mark.django_db
 
@@ -25,62 +27,70 @@ def get(client, url: str, status: int = 200, **params: object):  # type: ignore[
     return response.json()
 
 
+@dataclass
+class Pools:
+    short: RatingPool  # of the world's public federation: lists of January and February, a draft
+    long: RatingPool  # of the public federation, Glicko-2, no list
+    hidden: RatingPool  # of the world's private federation, one list
+    latest: RatingList  # short's list of February
+
+
 @pytest.fixture
-def world():  # type: ignore[no-untyped-def]
-    public = FederationFactory(name="Public")
+def pools(world: World) -> Pools:
+    public = world.federation
     short = make_pool(public)
     long = make_pool(public, code="long-standard", name="Long nardy", system=RatingSystem.GLICKO2)
-    hidden = make_pool(FederationFactory(name="Hidden", is_public=False))
+    hidden = make_pool(world.other_federation)
     players = [r.player for r in make_ratings(short, 3)]
     make_list(short, JAN, [{"player": p, "rating": 1500 + i} for i, p in enumerate(players)])
     latest = make_list(short, FEB, [{"player": players[0], "rating": 1600, "change": 100}])
     make_list(short, datetime.date(2024, 3, 31), [], published=False)
     make_list(hidden, JAN, [])
-    return {"public": public, "short": short, "long": long, "hidden": hidden, "latest": latest}
+    return Pools(short=short, long=long, hidden=hidden, latest=latest)
 
 
-def test_pools_are_listed_with_their_latest_list(client, world) -> None:
+def test_pools_are_listed_with_their_latest_list(client, world, pools) -> None:
     payload = get(client, "/api/rating-pools/")
-    assert {row["id"] for row in payload["results"]} == {world["short"].pk, world["long"].pk}
-    short = next(row for row in payload["results"] if row["id"] == world["short"].pk)
+    assert {row["id"] for row in payload["results"]} == {pools.short.pk, pools.long.pk}
+    short = next(row for row in payload["results"] if row["id"] == pools.short.pk)
     assert short == {
-        "id": world["short"].pk,
-        "federation": world["public"].pk,
-        "federation_slug": world["public"].slug,
-        "federation_name": "Public",
+        "id": pools.short.pk,
+        "federation": world.federation.pk,
+        "federation_slug": world.federation.slug,
+        "federation_name": "Public Federation",
         "discipline": "short-standard",
         "discipline_name": "Short nardy",
         "rating_system": "fibs",
         "initial_rating": 1500.0,
         "computed_at": None,
-        "latest_list": world["latest"].pk,
+        "latest_list": pools.latest.pk,
         "latest_list_date": "2024-02-29",
     }
-    long = get(client, f"/api/rating-pools/{world['long'].pk}/")
+    long = get(client, f"/api/rating-pools/{pools.long.pk}/")
     assert long["rating_system"] == "glicko2" and long["latest_list"] is None
     assert get(client, "/api/rating-pools/", discipline="long-standard")["count"] == 1
-    assert get(client, "/api/rating-pools/", federation=world["public"].pk)["count"] == 2
+    assert get(client, "/api/rating-pools/", federation=world.federation.pk)["count"] == 2
     assert get(client, "/api/rating-pools/", federation_slug="nope")["count"] == 0
-    get(client, f"/api/rating-pools/{world['hidden'].pk}/", status=404)
+    get(client, f"/api/rating-pools/{pools.hidden.pk}/", status=404)
 
 
-def test_hidden_pools_are_read_by_their_federations_admins(client, world) -> None:
+def test_hidden_pools_are_read_by_their_federations_admins(client, pools) -> None:
     admin = UserFactory()
-    grant(admin, Role.FEDERATION_ADMIN, world["hidden"].rated_discipline.federation)
+    grant(admin, Role.FEDERATION_ADMIN, pools.hidden.rated_discipline.federation)
     client.force_login(admin)
     assert get(client, "/api/rating-pools/")["count"] == 3
-    assert get(client, f"/api/rating-pools/{world['hidden'].pk}/lists/")["count"] == 1
+    assert get(client, f"/api/rating-pools/{pools.hidden.pk}/lists/")["count"] == 1
 
 
-def test_a_pools_published_lists_latest_first(client, world) -> None:
-    payload = get(client, f"/api/rating-pools/{world['short'].pk}/lists/")
+def test_a_pools_published_lists_latest_first(client, pools) -> None:
+    payload = get(client, f"/api/rating-pools/{pools.short.pk}/lists/")
     assert [(r["date"], r["entry_count"]) for r in payload["results"]] == [
         ("2024-02-29", 1),
         ("2024-01-31", 3),
     ]
     assert payload["results"][0]["published_at"] is not None
-    get(client, f"/api/rating-pools/{world['hidden'].pk}/lists/", status=404)
-    assert get(client, "/api/rating-lists/", pool=world["short"].pk)["count"] == 2
+    get(client, f"/api/rating-pools/{pools.hidden.pk}/lists/", status=404)
+    assert get(client, "/api/rating-lists/", pool=pools.short.pk)["count"] == 2
     assert get(client, "/api/rating-lists/")["count"] == 2  # no drafts, no hidden lists
 
 
@@ -121,10 +131,10 @@ def test_a_list_with_its_entries_paginated(client) -> None:
     assert [e["rank"] for e in page2["results"]] == list(range(51, 61))
 
 
-def test_drafts_and_hidden_lists_are_not_found(client, world) -> None:
-    draft = world["short"].lists.get(published_at__isnull=True)
+def test_drafts_and_hidden_lists_are_not_found(client, pools) -> None:
+    draft = pools.short.lists.get(published_at__isnull=True)
     get(client, f"/api/rating-lists/{draft.pk}/", status=404)
-    hidden = world["hidden"].lists.get()
+    hidden = pools.hidden.lists.get()
     get(client, f"/api/rating-lists/{hidden.pk}/", status=404)
 
 
@@ -177,11 +187,11 @@ def test_history_of_hidden_or_unknown_players(client) -> None:
     assert get(client, f"/api/players/{player.pk}/rating-history/")["count"] == 2
 
 
-def test_the_api_is_read_only(client, world) -> None:
+def test_the_api_is_read_only(client, pools) -> None:
     client.force_login(UserFactory(is_superuser=True))
     response = client.post("/api/rating-pools/", {}, content_type="application/json")
     assert response.status_code == 405
-    response = client.delete(f"/api/rating-lists/{world['latest'].pk}/")
+    response = client.delete(f"/api/rating-lists/{pools.latest.pk}/")
     assert response.status_code == 405
 
 

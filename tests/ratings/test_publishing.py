@@ -7,17 +7,20 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from dataclasses import dataclass
 
 import pytest
 from django.utils import timezone
 
-from clubs.models import Role
+from clubs.models import FederationDiscipline, Player
+from games.models import Match
 from ratings import services
-from ratings.models import RatingList
-from tests.factories import FederationFactory, PlayerFactory, UserFactory, grant
+from ratings.models import RatingList, RatingPool
+from tests.factories import PlayerFactory
 from tests.ratings.pages_data import make_list, make_pool, make_ratings
 from tests.ratings.test_pages import EN, page, pool_url
 from tests.ratings.test_services import confirmed, players_of, pool_of, rated_discipline
+from tests.world import World
 
 pytestmark = pytest.mark.django_db
 
@@ -29,10 +32,21 @@ def local_day(moment: dt.datetime) -> dt.date:
     return timezone.localtime(moment).date()
 
 
+@dataclass
+class Season:
+    rated: FederationDiscipline
+    pool: RatingPool
+    players: list[Player]
+    matches: list[Match]
+
+
 @pytest.fixture
-def world():  # type: ignore[no-untyped-def]
-    """A FIBS pool with twelve players: eleven matches over eleven days from DAY."""
-    rated = rated_discipline()
+def season(world: World) -> Season:
+    """A FIBS pool of the world's federation (its admin publishes) with twelve players:
+    eleven matches over eleven days from DAY."""
+    rated = FederationDiscipline.objects.create(
+        federation=world.federation, discipline=world.discipline, rating_system="fibs"
+    )
     pool = pool_of(rated)
     players = players_of(rated, 12)
     matches = [
@@ -40,25 +54,23 @@ def world():  # type: ignore[no-untyped-def]
         for n in range(1, 12)
     ]
     services.recompute_pool(pool)
-    admin = UserFactory()
-    grant(admin, Role.FEDERATION_ADMIN, rated.federation)
-    return {"rated": rated, "pool": pool, "players": players, "matches": matches, "admin": admin}
+    return Season(rated=rated, pool=pool, players=players, matches=matches)
 
 
 # --- The service -----------------------------------------------------------------------
 
 
-def test_the_preview_counts_players_top_ten_and_matches_and_saves_nothing(world) -> None:
-    pool = world["pool"]
+def test_the_preview_counts_players_top_ten_and_matches_and_saves_nothing(world, season) -> None:
+    pool = season.pool
     date = local_day(DAY) + dt.timedelta(days=6)  # the first six matches were played before
-    preview = services.preview_list(pool, date, by=world["admin"])
+    preview = services.preview_list(pool, date, by=world.fed_admin)
     assert preview.players == 7  # the winner of all and six opponents
     assert preview.matches == 6 and preview.later_matches == 5
     assert preview.first_played == DAY
     assert preview.last_played == DAY + dt.timedelta(days=5)
     assert len(preview.top) == 7
     (first_entry, first_player), *_rest = preview.top
-    assert first_entry.rank == 1 and first_player == world["players"][0]
+    assert first_entry.rank == 1 and first_player == season.players[0]
     assert not RatingList.objects.exists()
 
     everything = services.preview_list(pool, local_day(DAY) + dt.timedelta(days=30), by=None)
@@ -67,17 +79,19 @@ def test_the_preview_counts_players_top_ten_and_matches_and_saves_nothing(world)
         entry.rank for entry, _player in everything.top
     )
 
-    published = services.publish_list(pool, date, by=world["admin"], expected_digest=preview.digest)
+    published = services.publish_list(
+        pool, date, by=world.fed_admin, expected_digest=preview.digest
+    )
     assert published.entries.count() == 7
 
 
-def test_an_empty_list_is_refused_with_the_reason(world) -> None:
-    pool = world["pool"]
+def test_an_empty_list_is_refused_with_the_reason(world, season) -> None:
+    pool = season.pool
     first_day = local_day(DAY)  # nothing was played before the first match's day
-    preview = services.preview_list(pool, first_day, by=world["admin"])
+    preview = services.preview_list(pool, first_day, by=world.fed_admin)
     assert preview.is_empty and preview.matches == 0 and preview.later_matches == 11
     with pytest.raises(services.EmptyRatingList) as refused:
-        services.publish_list(pool, first_day, by=world["admin"])
+        services.publish_list(pool, first_day, by=world.fed_admin)
     message = " ".join(refused.value.messages)
     assert "would be empty" in message and "date it later" in message
     assert not RatingList.objects.exists()
@@ -90,28 +104,30 @@ def test_a_pool_with_no_match_at_all_publishes_nothing() -> None:
     assert not RatingList.objects.exists()
 
 
-def test_confirming_a_stale_preview_publishes_nothing_and_returns_the_new_preview(world) -> None:
-    pool = world["pool"]
+def test_confirming_a_stale_preview_publishes_nothing_and_returns_the_new_preview(
+    world, season
+) -> None:
+    pool = season.pool
     date = local_day(DAY) + dt.timedelta(days=6)
-    seen = services.preview_list(pool, date, by=world["admin"])
+    seen = services.preview_list(pool, date, by=world.fed_admin)
     # Meanwhile a late result, played before the list's date, is confirmed and rated.
-    newcomer = PlayerFactory(federation=world["rated"].federation)
-    confirmed(newcomer, world["players"][11], at=DAY + dt.timedelta(hours=1), rated=world["rated"])
+    newcomer = PlayerFactory(federation=season.rated.federation)
+    confirmed(newcomer, season.players[11], at=DAY + dt.timedelta(hours=1), rated=season.rated)
     services.recompute_pool(pool)
     with pytest.raises(services.StalePreview) as stale:
-        services.publish_list(pool, date, by=world["admin"], expected_digest=seen.digest)
+        services.publish_list(pool, date, by=world.fed_admin, expected_digest=seen.digest)
     assert not RatingList.objects.exists()
     fresh = stale.value.preview
     assert (fresh.players, fresh.matches) == (seen.players + 2, seen.matches + 1)
     assert fresh.digest != seen.digest
     assert "changed since the preview" in stale.value.messages[0]
-    published = services.publish_list(pool, date, by=world["admin"], expected_digest=fresh.digest)
+    published = services.publish_list(pool, date, by=world.fed_admin, expected_digest=fresh.digest)
     assert published.entries.count() == fresh.players
 
 
-def test_the_default_date_counts_every_rated_match_so_far(world) -> None:
-    pool = world["pool"]
-    last = world["matches"][-1].finished_at
+def test_the_default_date_counts_every_rated_match_so_far(season) -> None:
+    pool = season.pool
+    last = season.matches[-1].finished_at
     default = services.default_list_date(pool)
     assert default == local_day(last) + dt.timedelta(days=1)  # the day after the latest
     preview = services.preview_list(pool, default, by=None)
@@ -119,7 +135,7 @@ def test_the_default_date_counts_every_rated_match_so_far(world) -> None:
 
     # A match played today: a list dated today counts it only from tomorrow, and the
     # default is never in the future.
-    confirmed(world["players"][1], world["players"][2], at=timezone.now(), rated=world["rated"])
+    confirmed(season.players[1], season.players[2], at=timezone.now(), rated=season.rated)
     services.recompute_pool(pool)
     assert services.default_list_date(pool) == timezone.localdate()
     assert services.preview_list(pool, timezone.localdate(), by=None).later_matches == 1
@@ -128,11 +144,11 @@ def test_the_default_date_counts_every_rated_match_so_far(world) -> None:
     assert services.default_list_date(empty) == timezone.localdate()
 
 
-def test_the_default_date_is_not_before_the_latest_published_list(world) -> None:
-    pool = world["pool"]
-    after_last_match = local_day(world["matches"][-1].finished_at) + dt.timedelta(days=1)
+def test_the_default_date_is_not_before_the_latest_published_list(world, season) -> None:
+    pool = season.pool
+    after_last_match = local_day(season.matches[-1].finished_at) + dt.timedelta(days=1)
     later = after_last_match + dt.timedelta(days=20)
-    services.publish_list(pool, later, by=world["admin"])
+    services.publish_list(pool, later, by=world.fed_admin)
     assert services.default_list_date(pool) == later + dt.timedelta(days=1)
 
 
@@ -154,9 +170,9 @@ def post(client, pool, data: dict[str, str]):  # type: ignore[no-untyped-def]
     return client.post(pool_url(pool, "ratings:publish"), data, **EN)
 
 
-def test_publishing_from_the_page_is_a_preview_then_a_confirmation(client, world) -> None:
-    pool = world["pool"]
-    client.force_login(world["admin"])
+def test_publishing_from_the_page_is_a_preview_then_a_confirmation(client, world, season) -> None:
+    pool = season.pool
+    client.force_login(world.fed_admin)
     html = page(client, pool_url(pool))
     default = services.default_list_date(pool).isoformat()
     assert f'value="{default}"' in html  # the form proposes the day after the latest match
@@ -170,7 +186,7 @@ def test_publishing_from_the_page_is_a_preview_then_a_confirmation(client, world
     assert re.search(r"<dt>Rated matches counted</dt><dd>6</dd>", shown)
     assert "from 03/04/2024 to 03/09/2024" in shown
     assert shown.count("<tr>") == 1 + 7  # the header and the seven players
-    assert world["players"][0].name_native in shown
+    assert season.players[0].name_native in shown
     digest = preview.context["preview"].digest
     assert f'value="{digest}"' in shown and 'name="step" value="confirm"' in shown
 
@@ -185,13 +201,13 @@ def test_publishing_from_the_page_is_a_preview_then_a_confirmation(client, world
     assert "is published: 7 players." in page(client, done["Location"])
 
 
-def test_a_confirmation_after_a_change_shows_the_new_preview(client, world) -> None:
-    pool = world["pool"]
-    client.force_login(world["admin"])
+def test_a_confirmation_after_a_change_shows_the_new_preview(client, world, season) -> None:
+    pool = season.pool
+    client.force_login(world.fed_admin)
     date = (local_day(DAY) + dt.timedelta(days=6)).isoformat()
     old = post(client, pool, {"date": date}).context["preview"]
-    newcomer = PlayerFactory(federation=world["rated"].federation)
-    confirmed(newcomer, world["players"][11], at=DAY, rated=world["rated"])
+    newcomer = PlayerFactory(federation=season.rated.federation)
+    confirmed(newcomer, season.players[11], at=DAY, rated=season.rated)
     services.recompute_pool(pool)
     again = post(client, pool, {"step": "confirm", "date": date, "digest": old.digest})
     assert again.status_code == 200
@@ -203,9 +219,9 @@ def test_a_confirmation_after_a_change_shows_the_new_preview(client, world) -> N
     assert f'value="{again.context["preview"].digest}"' in html
 
 
-def test_an_empty_preview_says_why_and_offers_no_confirmation(client, world) -> None:
-    pool = world["pool"]
-    client.force_login(world["admin"])
+def test_an_empty_preview_says_why_and_offers_no_confirmation(client, world, season) -> None:
+    pool = season.pool
+    client.force_login(world.fed_admin)
     first_day = local_day(DAY).isoformat()
     preview = post(client, pool, {"date": first_day})
     html = preview.content.decode()
@@ -219,14 +235,12 @@ def test_an_empty_preview_says_why_and_offers_no_confirmation(client, world) -> 
     assert not RatingList.objects.exists()
 
 
-def test_a_confirmation_needs_the_preview_and_the_permission(client, world) -> None:
-    pool = world["pool"]
+def test_a_confirmation_needs_the_preview_and_the_permission(client, world, season) -> None:
+    pool = season.pool
     date = (local_day(DAY) + dt.timedelta(days=6)).isoformat()
-    other_admin = UserFactory()
-    grant(other_admin, Role.FEDERATION_ADMIN, FederationFactory())
-    client.force_login(other_admin)
+    client.force_login(world.other_fed_admin)  # an admin of another federation
     assert post(client, pool, {"step": "confirm", "date": date, "digest": "x"}).status_code == 403
-    client.force_login(world["admin"])
+    client.force_login(world.fed_admin)
     missing = post(client, pool, {"step": "confirm", "date": date})
     assert missing.status_code == 302
     assert "The list was not published: This field is required." in page(client, pool_url(pool))

@@ -11,13 +11,14 @@ import pytest
 from celery.schedules import crontab
 from django.db import IntegrityError, OperationalError, connection, connections
 
+from clubs import merging
 from clubs.events import player_merged
 from config.celery import app as celery_app
 from games import services as games_services
 from games.events import result_confirmed, result_withdrawn
 from ratings import services, tasks
-from ratings.apps import on_player_merged, on_result_changed
 from ratings.models import PlayerRating, RatingChange, RatingList
+from ratings.receivers import on_player_merged, on_result_changed
 from tests.factories import UserFactory
 from tests.ratings.test_services import (
     BASE,
@@ -37,6 +38,7 @@ def test_the_app_subscribes_to_results_and_merges() -> None:
     assert on_result_changed in result_confirmed.receivers
     assert on_result_changed in result_withdrawn.receivers
     assert on_player_merged in player_merged.receivers
+    assert services.fold_merged_player in merging.folds()
 
 
 @pytest.mark.usefixtures("eager")
@@ -153,8 +155,13 @@ def test_a_merge_queues_the_recomputation_from_the_duplicates_first_match(
     monkeypatch.setattr(tasks.recompute_pool_from, "delay", lambda *args: queued.append(args))
     with django_capture_on_commit_callbacks(execute=True):
         player_merged.send(survivor_id=survivor.pk, duplicate_id=duplicate.pk)
-        # Both had a rating in the pool: the duplicate's is gone at once.
+        # The subscriber only queues: both ratings are still there ...
+        assert PlayerRating.objects.filter(player=duplicate).exists()
+        # ... the merge's fold (clubs.merging) deletes the duplicate's, which would clash.
+        merging.fold(survivor.pk, duplicate.pk)
         assert not PlayerRating.objects.filter(player=duplicate).exists()
+        assert PlayerRating.objects.filter(player=survivor).exists()
+        assert queued == []  # nothing leaves before the commit
     assert queued == [(pool.pk, first.finished_at.isoformat(), first.pk)]
 
 

@@ -6,10 +6,10 @@ import json
 
 import pytest
 
-from clubs.models import Role
-from tests.factories import PlayerFactory, UserFactory, grant
+from tests.factories import PlayerFactory, UserFactory
 from tests.tournaments import builders
 from tests.tournaments.builders import higher_seed, play_round
+from tests.world import World
 from tournaments import services
 from tournaments.models import Entry, Round, StandingsSnapshot, Tournament, TournamentState
 
@@ -37,56 +37,43 @@ def ids(payload: dict) -> set[int]:
 
 
 @pytest.fixture
-def world():  # type: ignore[no-untyped-def]
-    federation, admin, discipline = builders.federation_with_admin()
-    running = builders.tournament(4, "swiss", federation=federation, by=admin, rounds_planned=3)
-    draft = builders.tournament(
-        0, "swiss", federation=federation, by=admin, rounds_planned=3, register=False, start=False
-    )
-    hidden = builders.tournament(2, "swiss", federation=federation, by=admin, rounds_planned=1)
-    services.update_tournament(hidden, by=admin, is_public=False)
-    return {
-        "federation": federation,
-        "admin": admin,
-        "discipline": discipline,
-        "running": running,
-        "draft": draft,
-        "hidden": hidden,
-        "user": UserFactory(),
-    }
+def world(world: World) -> World:
+    """The shared world with its running, draft and hidden tournaments (tests/world.py)."""
+    world.build_tournaments()
+    return world
 
 
 # --- Reading
 
 
 def test_everyone_reads_public_tournaments_past_their_draft(client, world) -> None:  # type: ignore[no-untyped-def]
-    assert ids(get(client, "/api/tournaments/")) == {world["running"].pk}
-    one = get(client, f"/api/tournaments/{world['running'].pk}/")
+    assert ids(get(client, "/api/tournaments/")) == {world.running_swiss.pk}
+    one = get(client, f"/api/tournaments/{world.running_swiss.pk}/")
     assert one["format"] == "swiss" and one["can_manage"] is False and one["webhook_url"] == ""
-    get(client, f"/api/tournaments/{world['draft'].pk}/", status=404)
-    client.force_login(world["admin"])
+    get(client, f"/api/tournaments/{world.draft_swiss.pk}/", status=404)
+    client.force_login(world.fed_admin)
     payload = get(client, "/api/tournaments/")
-    assert ids(payload) == {world["running"].pk, world["draft"].pk, world["hidden"].pk}
+    assert ids(payload) == {world.running_swiss.pk, world.draft_swiss.pk, world.hidden_swiss.pk}
     assert all(row["can_manage"] for row in payload["results"])
     assert get(client, "/api/tournaments/", state="draft")["count"] == 1
 
 
 def test_entries_and_pairings_follow_the_tournament(client, world) -> None:  # type: ignore[no-untyped-def]
-    t = world["running"]
-    rnd = services.pair_next_round(t, by=world["admin"])
+    t = world.running_swiss
+    rnd = services.pair_next_round(t, by=world.fed_admin)
     entries = get(client, "/api/entries/", tournament=t.pk)
     assert entries["count"] == 4 and {e["seed"] for e in entries["results"]} == {1, 2, 3, 4}
-    assert get(client, "/api/entries/", tournament=world["hidden"].pk)["count"] == 0
+    assert get(client, "/api/entries/", tournament=world.hidden_swiss.pk)["count"] == 0
     pairings = get(client, "/api/pairings/", round=rnd.pk)
     assert pairings["count"] == 2 and all(p["result"] is None for p in pairings["results"])
-    services.update_tournament(t, by=world["admin"], publish_pairings=False)
+    services.update_tournament(t, by=world.fed_admin, publish_pairings=False)
     assert get(client, "/api/pairings/", round=rnd.pk)["count"] == 0
-    client.force_login(world["admin"])
+    client.force_login(world.fed_admin)
     assert get(client, "/api/pairings/", round=rnd.pk)["count"] == 2
 
 
 def test_results_of_a_silent_round_are_hidden_until_released(client, world) -> None:  # type: ignore[no-untyped-def]
-    t, admin = world["running"], world["admin"]
+    t, admin = world.running_swiss, world.fed_admin
     play_round(services.pair_next_round(t, by=admin), admin)
     services.compute_standings(t)
     silent = play_round(services.pair_next_round(t, by=admin, silent=True), admin)
@@ -117,16 +104,16 @@ def test_results_of_a_silent_round_are_hidden_until_released(client, world) -> N
 def test_creating_a_tournament_by_role(client, world) -> None:  # type: ignore[no-untyped-def]
     data = {
         "name": "Весенний кубок",
-        "federation": world["federation"].pk,
-        "discipline": world["discipline"].code,
+        "federation": world.federation.pk,
+        "discipline": world.discipline.code,
         "format": "swiss",
         "rounds_planned": 7,
         "tie_breaks": ["BH", "SB"],
     }
     assert send(client, "/api/tournaments/", data).status_code in (401, 403)
-    client.force_login(world["user"])
+    client.force_login(world.plain)
     assert send(client, "/api/tournaments/", data).status_code == 403
-    client.force_login(world["admin"])
+    client.force_login(world.fed_admin)
     bad = send(client, "/api/tournaments/", {**data, "rounds_planned": None})
     assert bad.status_code == 400 and "rounds_planned" in bad.json()
     response = send(client, "/api/tournaments/", data)
@@ -139,11 +126,11 @@ def test_creating_a_tournament_by_role(client, world) -> None:  # type: ignore[n
 
 
 def test_the_pr_tie_break_is_refused_with_the_reason(client, world) -> None:  # type: ignore[no-untyped-def]
-    client.force_login(world["admin"])
+    client.force_login(world.fed_admin)
     data = {
         "name": "Кубок с PR",
-        "federation": world["federation"].pk,
-        "discipline": world["discipline"].code,
+        "federation": world.federation.pk,
+        "discipline": world.discipline.code,
         "format": "swiss",
         "rounds_planned": 5,
         "tie_breaks": ["BH", "PR"],
@@ -153,7 +140,7 @@ def test_the_pr_tie_break_is_refused_with_the_reason(client, world) -> None:  # 
     (message,) = refused.json()["tie_breaks"]
     assert message.startswith("The tie-break PR is not offered: it needs analysed matches")
     assert not Tournament.objects.filter(name="Кубок с PR").exists()
-    draft = world["draft"]
+    draft = world.draft_swiss
     patch = send(client, f"/api/tournaments/{draft.pk}/", {"tie_breaks": ["PR"]}, "patch")
     assert patch.status_code == 400 and "PR is not offered" in patch.json()["tie_breaks"][0]
     # The schema lists only the offered codes.
@@ -162,8 +149,8 @@ def test_the_pr_tie_break_is_refused_with_the_reason(client, world) -> None:  # 
 
 
 def test_federation_admin_runs_a_round_plain_user_cannot(client, world) -> None:  # type: ignore[no-untyped-def]
-    t, admin = world["running"], world["admin"]
-    client.force_login(world["user"])
+    t, admin = world.running_swiss, world.fed_admin
+    client.force_login(world.plain)
     assert send(client, f"/api/tournaments/{t.pk}/pair/").status_code == 403
     assert Round.objects.filter(tournament=t).count() == 0
     client.force_login(admin)
@@ -181,9 +168,8 @@ def test_federation_admin_runs_a_round_plain_user_cannot(client, world) -> None:
 
 
 def test_organizer_of_the_tournament_edits_pairings_and_forfeits(client, world) -> None:  # type: ignore[no-untyped-def]
-    t = world["running"]
-    organizer = UserFactory()
-    grant(organizer, Role.ORGANIZER, t)
+    t = world.running_swiss
+    organizer = world.organizer
     client.force_login(organizer)
     rnd = Round.objects.get(pk=send(client, f"/api/tournaments/{t.pk}/pair/").json()["id"])
     a, b, c, d = builders.entry_ids_by_seed(t)
@@ -217,10 +203,10 @@ def test_organizer_of_the_tournament_edits_pairings_and_forfeits(client, world) 
 
 
 def test_players_enter_check_in_and_withdraw_themselves(client, world) -> None:  # type: ignore[no-untyped-def]
-    t, admin = world["draft"], world["admin"]
+    t, admin = world.draft_swiss, world.fed_admin
     services.set_state(t, TournamentState.REGISTRATION, by=admin)
-    player = PlayerFactory(federation=world["federation"], user=UserFactory())
-    someone = PlayerFactory(federation=world["federation"])
+    player = PlayerFactory(federation=world.federation, user=UserFactory())
+    someone = PlayerFactory(federation=world.federation)
     client.force_login(player.user)
     assert (
         send(client, "/api/entries/", {"tournament": t.pk, "player": someone.pk}).status_code == 403
@@ -231,7 +217,7 @@ def test_players_enter_check_in_and_withdraw_themselves(client, world) -> None: 
     services.set_state(t, TournamentState.CHECK_IN, by=admin)
     assert send(client, f"/api/entries/{entry.pk}/check-in/").json()["status"] == "checked_in"
     assert send(client, f"/api/entries/{entry.pk}/withdraw/").json()["status"] == "withdrawn"
-    client.force_login(world["user"])
+    client.force_login(world.plain)
     assert send(client, f"/api/entries/{entry.pk}/", method="delete").status_code == 403
     client.force_login(admin)
     assert send(client, f"/api/entries/{entry.pk}/", method="delete").status_code == 204

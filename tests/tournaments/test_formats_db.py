@@ -15,7 +15,8 @@ from django.core.exceptions import ValidationError
 from games.models import Match
 from tests.tournaments import builders
 from tests.tournaments.builders import higher_seed, play_round, run_all_flights, run_flight_rounds
-from tournaments import adapters, queries, services
+from tournaments import queries, services
+from tournaments.formats import groups_knockout, registry
 from tournaments.models import Entry, EntryStatus, Pairing, Round, TournamentState
 
 pytestmark = pytest.mark.django_db
@@ -98,7 +99,7 @@ def test_single_elimination_by_hand_seeds_and_a_forfeit_advances_the_opponent() 
     final = services.pair_next_round(t, by=admin)
     assert loser not in {p for pair in pairs(final) for p in pair}
     assert top.entry2_id in {p for pair in pairs(final) for p in pair}
-    assert adapters.load_bracket(t).forfeited("M1-1")
+    assert registry.for_tournament(t).load_bracket(t).forfeited("M1-1")
 
 
 def test_a_withdrawal_in_a_bracket_forfeits_the_open_match() -> None:
@@ -185,7 +186,7 @@ def test_double_elimination_club_night_of_six() -> None:
     slots = set(Pairing.objects.filter(round__tournament=t).values_list("slot", flat=True))
     assert "GF1" in slots and "GF2" not in slots  # the winners' champion won: no reset
     assert any(s.startswith("L") for s in slots)
-    bracket = adapters.load_bracket(t)
+    bracket = registry.for_tournament(t).load_bracket(t)
     assert bracket.is_complete()
     assert Entry.objects.get(pk=bracket.champion()).seed == 1
     # A round pairs the winners' and the losers' matches of the same stage together.
@@ -205,7 +206,7 @@ def test_double_elimination_reset_when_the_losers_champion_wins_the_first_final(
         Pairing.objects.filter(round__tournament=t).order_by("id").values_list("slot", flat=True)
     )
     assert slots[-2:] == ["GF1", "GF2"]
-    assert adapters.load_bracket(t).is_complete()
+    assert registry.for_tournament(t).load_bracket(t).is_complete()
 
 
 # --- Swiss
@@ -413,7 +414,7 @@ def test_the_knockout_waits_for_the_group_stage_to_close() -> None:
     group_round = services.pair_next_round(t, by=admin)
     assert group_round.flight == "groups" and group_round.pairings.count() == 2
     play_round(group_round, admin, close=False)
-    assert not adapters.group_stage_complete(t)
+    assert not groups_knockout.group_stage_complete(t)
     with pytest.raises(ValidationError, match="still open"):
         services.pair_next_round(t, by=admin)
     services.close_round(group_round, by=admin)
@@ -432,7 +433,9 @@ def test_a_result_overridden_after_the_next_match_was_paired_keeps_the_draw() ->
     # The organizer corrects the first result after the final was paired.
     builders.override_result(top, top.entry2_id if winner_side == 1 else top.entry1_id, admin)
     new_winner = top.entry2_id if winner_side == 1 else top.entry1_id
-    bracket = adapters.load_bracket(t)  # no error: the draw follows the corrected result
+    bracket = registry.for_tournament(t).load_bracket(
+        t
+    )  # no error: the draw follows the corrected result
     assert new_winner in bracket.players("M2-1")
     # The final (paired, not started) is brought in line when it starts.
     services.start_round(final, by=admin)

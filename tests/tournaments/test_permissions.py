@@ -3,13 +3,13 @@ own extension of the match actions: its arbiters and managers)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from django.contrib.auth.models import AnonymousUser
 
 from clubs import permissions
-from clubs.models import Role
-from tests.factories import ClubFactory, FederationFactory, PlayerFactory, UserFactory, grant
-from tests.tournaments.builders import federation_with_admin
+from tests.world import World
 from tournaments import services
 from tournaments.models import TournamentState
 
@@ -42,58 +42,40 @@ COVERED = {action for action, _target in MATRIX}
 
 
 @pytest.fixture
-def world():  # type: ignore[no-untyped-def]
-    federation, fed_admin, discipline = federation_with_admin()
-    club = ClubFactory(federation=federation)
-    t = services.create_tournament(
-        by=fed_admin,
-        federation=federation,
-        club=club,
-        name="Cup",
-        discipline=discipline,
-        format="swiss",
-        rounds_planned=1,
-        match_length=3,
-    )
-    services.set_state(t, TournamentState.REGISTRATION, by=fed_admin)
-    entrant = UserFactory()
-    own = PlayerFactory(federation=federation, user=entrant)
-    entry = services.add_entry(t, own, by=fed_admin)
-    for _ in range(3):
-        services.add_entry(t, PlayerFactory(federation=federation), by=fed_admin)
+def roles(world: World) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Each role's user and each action's target, on the world's running Swiss in its
+    first round (its entrant is the player of its first entry)."""
+    t = world.running_swiss
+    entry = t.entries.select_related("player__user").order_by("pk").first()
+    assert entry is not None
     users = {
         "anonymous": AnonymousUser(),
-        "plain": UserFactory(),
-        "entrant": entrant,
-        "organizer": UserFactory(),
-        "arbiter": UserFactory(),
-        "club_admin": UserFactory(),
-        "fed_admin": fed_admin,
-        "other_fed_admin": UserFactory(),
-        "site_admin": UserFactory(is_superuser=True),
+        "plain": world.plain,
+        "entrant": entry.player.user,
+        "organizer": world.organizer,
+        "arbiter": world.arbiter,
+        "club_admin": world.club_admin,
+        "fed_admin": world.fed_admin,
+        "other_fed_admin": world.other_fed_admin,
+        "site_admin": world.site_admin,
     }
-    grant(users["organizer"], Role.ORGANIZER, t)
-    grant(users["arbiter"], Role.ARBITER, t)
-    grant(users["club_admin"], Role.CLUB_ADMIN, club)
-    grant(users["other_fed_admin"], Role.FEDERATION_ADMIN, FederationFactory())
     targets = {
-        "federation": federation,
-        "club": club,
+        "federation": world.federation,
+        "club": world.club,
         "tournament": t,
-        "self_entry": (t, own),
-        "someone_else": (t, PlayerFactory(federation=federation)),
+        "self_entry": (t, entry.player),
+        "someone_else": (t, world.member),
         "entry": entry,
     }
-    # Entering closes at the start; then a match of the first round.
-    services.start_tournament(t, by=fed_admin)
-    rnd = services.pair_next_round(t, by=fed_admin)
-    services.start_round(rnd, by=fed_admin)
+    # Entering closed at the start; then a match of the first round.
+    rnd = services.pair_next_round(t, by=world.fed_admin)
+    services.start_round(rnd, by=world.fed_admin)
     targets["match"] = rnd.pairings.exclude(match=None).first().match
     return users, targets
 
 
-def test_tournament_permission_matrix(world) -> None:  # type: ignore[no-untyped-def]
-    users, targets = world
+def test_tournament_permission_matrix(roles) -> None:  # type: ignore[no-untyped-def]
+    users, targets = roles
     wrong = []
     for (action, target), allowed in MATRIX.items():
         obj = targets[target]
@@ -109,7 +91,7 @@ def test_tournament_permission_matrix(world) -> None:  # type: ignore[no-untyped
     assert not wrong, wrong
 
 
-def test_nobody_enters_themself_once_the_tournament_runs(world) -> None:  # type: ignore[no-untyped-def]
-    users, targets = world
+def test_nobody_enters_themself_once_the_tournament_runs(roles) -> None:  # type: ignore[no-untyped-def]
+    users, targets = roles
     assert not permissions.can(users["entrant"], "tournament.enter", targets["self_entry"])
     assert permissions.can(users["organizer"], "tournament.enter", targets["self_entry"])

@@ -10,7 +10,7 @@ from clubs import services as club_services
 from clubs.models import AuditEntry, Role
 from games import services as games_services
 from games.models import Match
-from tests.factories import ClubFactory, PlayerFactory, UserFactory, grant
+from tests.factories import ClubFactory, PlayerFactory, UserFactory
 from tests.tournaments import builders
 from tests.tournaments.builders import higher_seed, play_round
 from tournaments import services
@@ -27,30 +27,14 @@ from tournaments.models import (
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def world():  # type: ignore[no-untyped-def]
-    federation, admin, discipline = builders.federation_with_admin()
-    club = ClubFactory(federation=federation)
-    club_admin = UserFactory()
-    grant(club_admin, Role.CLUB_ADMIN, club)
-    return {
-        "federation": federation,
-        "admin": admin,
-        "discipline": discipline,
-        "club": club,
-        "club_admin": club_admin,
-        "user": UserFactory(),
-    }
-
-
 def new(world, **values):  # type: ignore[no-untyped-def]
     values.setdefault("name", "Кубок города")
     values.setdefault("format", "swiss")
     values.setdefault("rounds_planned", 5)
     return services.create_tournament(
-        by=values.pop("by", world["admin"]),
-        federation=world["federation"],
-        discipline=world["discipline"],
+        by=values.pop("by", world.fed_admin),
+        federation=world.federation,
+        discipline=world.discipline,
         **values,
     )
 
@@ -60,17 +44,17 @@ def new(world, **values):  # type: ignore[no-untyped-def]
 
 def test_who_may_create_a_tournament(world) -> None:  # type: ignore[no-untyped-def]
     t = new(world)
-    assert t.slug == "kubok-goroda" and t.created_by == world["admin"]
+    assert t.slug == "kubok-goroda" and t.created_by == world.fed_admin
     assert new(world).slug == "kubok-goroda-2"  # unique in the federation
-    hosted = new(world, by=world["club_admin"], club=world["club"])
-    assert hosted.club == world["club"]
+    hosted = new(world, by=world.club_admin, club=world.club)
+    assert hosted.club == world.club
     with pytest.raises(PermissionDenied):
-        new(world, by=world["club_admin"])  # a club admin hosts at their club only
+        new(world, by=world.club_admin)  # a club admin hosts at their club only
     with pytest.raises(PermissionDenied):
-        new(world, by=world["user"])
+        new(world, by=world.plain)
     other_club = ClubFactory()
     with pytest.raises(PermissionDenied):
-        new(world, by=world["club_admin"], club=other_club)
+        new(world, by=world.club_admin, club=other_club)
     assert AuditEntry.objects.filter(action="tournament.create").count() == 3
 
 
@@ -96,8 +80,8 @@ def test_settings_are_checked_and_say_what_is_wrong(world) -> None:  # type: ign
 
 
 def test_running_tournaments_keep_their_format(world) -> None:  # type: ignore[no-untyped-def]
-    admin = world["admin"]
-    t = builders.tournament(4, "swiss", federation=world["federation"], by=admin, rounds_planned=3)
+    admin = world.fed_admin
+    t = builders.tournament(4, "swiss", federation=world.federation, by=admin, rounds_planned=3)
     with pytest.raises(ValidationError) as err:
         services.update_tournament(t, by=admin, format="round_robin", bye_is_win=False)
     assert set(err.value.message_dict) == {"format", "bye_is_win"}
@@ -105,11 +89,11 @@ def test_running_tournaments_keep_their_format(world) -> None:  # type: ignore[n
     t.refresh_from_db()
     assert t.rounds_planned == 4 and not t.publish_results
     with pytest.raises(PermissionDenied):
-        services.update_tournament(t, by=world["user"], name="Mine")
+        services.update_tournament(t, by=world.plain, name="Mine")
 
 
 def test_state_transitions(world) -> None:  # type: ignore[no-untyped-def]
-    admin = world["admin"]
+    admin = world.fed_admin
     t = new(world)
     with pytest.raises(ValidationError, match="cannot become"):
         services.set_state(t, TournamentState.CHECK_IN, by=admin)
@@ -126,9 +110,9 @@ def test_state_transitions(world) -> None:  # type: ignore[no-untyped-def]
 
 
 def test_players_enter_themselves_while_registration_is_open(world) -> None:  # type: ignore[no-untyped-def]
-    admin = world["admin"]
+    admin = world.fed_admin
     t = new(world)
-    player = PlayerFactory(federation=world["federation"], user=UserFactory())
+    player = PlayerFactory(federation=world.federation, user=UserFactory())
     with pytest.raises(PermissionDenied):
         services.add_entry(t, player, by=player.user)  # a draft is not open
     services.set_state(t, TournamentState.REGISTRATION, by=admin)
@@ -136,10 +120,10 @@ def test_players_enter_themselves_while_registration_is_open(world) -> None:  # 
     assert entry.status == EntryStatus.REGISTERED
     with pytest.raises(ValidationError, match="already entered"):
         services.add_entry(t, player, by=admin)
-    other = PlayerFactory(federation=world["federation"], user=UserFactory())
+    other = PlayerFactory(federation=world.federation, user=UserFactory())
     with pytest.raises(PermissionDenied):
         services.add_entry(t, other, by=player.user)  # not for someone else
-    merged = PlayerFactory(federation=world["federation"], merged_into=other)
+    merged = PlayerFactory(federation=world.federation, merged_into=other)
     with pytest.raises(ValidationError, match="merged"):
         services.add_entry(t, merged, by=admin)
     services.remove_entry(entry, by=player.user)
@@ -147,9 +131,9 @@ def test_players_enter_themselves_while_registration_is_open(world) -> None:  # 
 
 
 def test_check_in_then_start_withdraws_who_did_not_come(world) -> None:  # type: ignore[no-untyped-def]
-    admin = world["admin"]
+    admin = world.fed_admin
     t = builders.tournament(
-        5, "swiss", federation=world["federation"], by=admin, start=False, rounds_planned=3
+        5, "swiss", federation=world.federation, by=admin, start=False, rounds_planned=3
     )
     services.set_state(t, TournamentState.CHECK_IN, by=admin)
     entries = list(Entry.objects.filter(tournament=t).select_related("player__user").order_by("id"))
@@ -168,11 +152,11 @@ def test_check_in_then_start_withdraws_who_did_not_come(world) -> None:  # type:
 
 
 def test_seeds_by_hand_are_checked(world) -> None:  # type: ignore[no-untyped-def]
-    admin = world["admin"]
+    admin = world.fed_admin
     t = builders.tournament(
         3,
         "single_elimination",
-        federation=world["federation"],
+        federation=world.federation,
         by=admin,
         start=False,
         seeding="manual",
@@ -187,16 +171,16 @@ def test_seeds_by_hand_are_checked(world) -> None:  # type: ignore[no-untyped-de
     # Hand seeds first, the entry without one after them.
     assert builders.entry_ids_by_seed(t) == [c.pk, a.pk, b.pk]
     by_rating = builders.tournament(
-        3, "single_elimination", federation=world["federation"], by=admin, start=False
+        3, "single_elimination", federation=world.federation, by=admin, start=False
     )
     ordered = services.seed_entries(by_rating, by=admin)
     assert [e.rating for e in ordered] == sorted((e.rating for e in ordered), reverse=True)
 
 
 def test_late_entries_only_join_swiss_and_cups(world) -> None:  # type: ignore[no-untyped-def]
-    admin = world["admin"]
-    t = builders.tournament(4, "single_elimination", federation=world["federation"], by=admin)
-    player = PlayerFactory(federation=world["federation"])
+    admin = world.fed_admin
+    t = builders.tournament(4, "single_elimination", federation=world.federation, by=admin)
+    player = PlayerFactory(federation=world.federation)
     with pytest.raises(ValidationError, match="Late entries join Swiss"):
         services.add_entry(t, player, by=admin, late=True)
 
@@ -205,11 +189,11 @@ def test_late_entries_only_join_swiss_and_cups(world) -> None:  # type: ignore[n
 
 
 def test_rounds_start_matches_with_the_tournaments_settings(world) -> None:  # type: ignore[no-untyped-def]
-    admin = world["admin"]
+    admin = world.fed_admin
     t = builders.tournament(
         4,
         "single_elimination",
-        federation=world["federation"],
+        federation=world.federation,
         by=admin,
         match_lengths={"main": {"1": 5, "final": 11}},
         clock_mode="delay",
@@ -248,8 +232,8 @@ def test_rounds_start_matches_with_the_tournaments_settings(world) -> None:  # t
 
 
 def test_editing_pairings_is_checked(world) -> None:  # type: ignore[no-untyped-def]
-    admin = world["admin"]
-    t = builders.tournament(5, "swiss", federation=world["federation"], by=admin, rounds_planned=3)
+    admin = world.fed_admin
+    t = builders.tournament(5, "swiss", federation=world.federation, by=admin, rounds_planned=3)
     rnd = services.pair_next_round(t, by=admin)
     ids = builders.entry_ids_by_seed(t)
     a, b, c, d, e = ids
@@ -259,14 +243,14 @@ def test_editing_pairings_is_checked(world) -> None:  # type: ignore[no-untyped-
         services.edit_pairings(rnd, [(a, b), (c, d)], by=admin)
     outsider = Entry.objects.create(
         tournament=builders.tournament(
-            2, "swiss", federation=world["federation"], by=admin, rounds_planned=1, start=False
+            2, "swiss", federation=world.federation, by=admin, rounds_planned=1, start=False
         ),
         player=PlayerFactory(),
     )
     with pytest.raises(ValidationError, match="Not players of this round"):
         services.edit_pairings(rnd, [(a, b), (c, d), (e, outsider.pk)], by=admin)
     with pytest.raises(PermissionDenied):
-        services.edit_pairings(rnd, [(a, e), (b, c), (d, None)], by=world["user"])
+        services.edit_pairings(rnd, [(a, e), (b, c), (d, None)], by=world.plain)
     services.edit_pairings(rnd, [(a, e), (d, None), (b, c)], by=admin)
     assert list(rnd.pairings.order_by("table").values_list("entry1_id", "entry2_id")) == [
         (a, e),
@@ -279,8 +263,8 @@ def test_editing_pairings_is_checked(world) -> None:  # type: ignore[no-untyped-
 
 
 def test_forfeits_are_checked_and_go_through_the_match(world) -> None:  # type: ignore[no-untyped-def]
-    admin = world["admin"]
-    t = builders.tournament(3, "swiss", federation=world["federation"], by=admin, rounds_planned=2)
+    admin = world.fed_admin
+    t = builders.tournament(3, "swiss", federation=world.federation, by=admin, rounds_planned=2)
     rnd = services.pair_next_round(t, by=admin)
     services.start_round(rnd, by=admin)
     played = rnd.pairings.get(entry2__isnull=False)
@@ -292,7 +276,7 @@ def test_forfeits_are_checked_and_go_through_the_match(world) -> None:  # type: 
     with pytest.raises(ValidationError, match="written reason"):
         services.forfeit(played, by=admin, winner=played.entry2_id, reason=" ")
     with pytest.raises(PermissionDenied):
-        services.forfeit(played, by=world["user"], winner=played.entry2_id, reason="late")
+        services.forfeit(played, by=world.plain, winner=played.entry2_id, reason="late")
     services.forfeit(played, by=admin, winner=played.entry2_id, reason="late")
     played.refresh_from_db()
     assert played.forfeit_winner == 2
@@ -307,8 +291,8 @@ def test_forfeits_are_checked_and_go_through_the_match(world) -> None:  # type: 
 
 
 def test_silent_round_hides_the_standings_until_released(world) -> None:  # type: ignore[no-untyped-def]
-    admin = world["admin"]
-    t = builders.tournament(4, "swiss", federation=world["federation"], by=admin, rounds_planned=3)
+    admin = world.fed_admin
+    t = builders.tournament(4, "swiss", federation=world.federation, by=admin, rounds_planned=3)
     play_round(services.pair_next_round(t, by=admin), admin)
     first = services.compute_standings(t)
     assert first.published_at is not None  # published at once: nothing silent
@@ -317,7 +301,7 @@ def test_silent_round_hides_the_standings_until_released(world) -> None:  # type
     second = services.compute_standings(t)
     assert second.after_round == 2 and second.published_at is None
     with pytest.raises(PermissionDenied):
-        services.publish_standings(second, by=world["user"])
+        services.publish_standings(second, by=world.plain)
     services.publish_standings(second, by=admin)
     second.refresh_from_db()
     assert second.published_at is not None
@@ -325,8 +309,8 @@ def test_silent_round_hides_the_standings_until_released(world) -> None:  # type
 
 
 def test_standings_are_idempotent(world) -> None:  # type: ignore[no-untyped-def]
-    admin = world["admin"]
-    t = builders.tournament(4, "swiss", federation=world["federation"], by=admin, rounds_planned=2)
+    admin = world.fed_admin
+    t = builders.tournament(4, "swiss", federation=world.federation, by=admin, rounds_planned=2)
     play_round(services.pair_next_round(t, by=admin), admin)
     one = services.compute_standings(t)
     two = services.compute_standings(t)
@@ -343,9 +327,9 @@ def test_standings_are_idempotent(world) -> None:  # type: ignore[no-untyped-def
 
 
 def test_organizers_and_arbiters_of_a_tournament(world) -> None:  # type: ignore[no-untyped-def]
-    admin = world["admin"]
-    t = builders.tournament(4, "single_elimination", federation=world["federation"], by=admin)
-    organizer, arbiter, user = UserFactory(), UserFactory(), world["user"]
+    admin = world.fed_admin
+    t = builders.tournament(4, "single_elimination", federation=world.federation, by=admin)
+    organizer, arbiter, user = UserFactory(), UserFactory(), world.plain
     with pytest.raises(PermissionDenied):
         club_services.grant_role(organizer, Role.ORGANIZER, t, by=user)
     club_services.grant_role(organizer, Role.ORGANIZER, t, by=admin)
@@ -369,17 +353,17 @@ def test_organizers_and_arbiters_of_a_tournament(world) -> None:  # type: ignore
     match.refresh_from_db()
     assert match.winner == 2
     # A club admin manages the tournaments hosted at their club, not others.
-    hosted = new(world, by=world["club_admin"], club=world["club"])
-    assert permissions.can(world["club_admin"], "tournament.manage", hosted)
-    assert not permissions.can(world["club_admin"], "tournament.manage", t)
+    hosted = new(world, by=world.club_admin, club=world.club)
+    assert permissions.can(world.club_admin, "tournament.manage", hosted)
+    assert not permissions.can(world.club_admin, "tournament.manage", t)
 
 
 def test_every_tie_break_in_the_organizers_order(world) -> None:  # type: ignore[no-untyped-def]
-    admin = world["admin"]
+    admin = world.fed_admin
     # Every offered code (PR is not offered: test_pr_is_kept_by_a_tournament_that_had_it).
     codes = ["DE", "KS", "PD", "PW", "ARO", "PS", "SB", "BH-M1", "BH-C1", "BH", "WON", "WIN"]
     t = builders.tournament(
-        6, "swiss", federation=world["federation"], by=admin, rounds_planned=3, tie_breaks=codes
+        6, "swiss", federation=world.federation, by=admin, rounds_planned=3, tie_breaks=codes
     )
     for _ in range(3):
         play_round(services.pair_next_round(t, by=admin), admin)
@@ -403,15 +387,15 @@ def test_pr_is_not_offered_to_a_new_choice(world) -> None:  # type: ignore[no-un
     assert "PR is not offered" in message and "BH-C1" in message
     t = new(world, tie_breaks=["BH"])
     with pytest.raises(ValidationError) as err:
-        services.update_tournament(t, by=world["admin"], tie_breaks=["PR", "BH"])
+        services.update_tournament(t, by=world.fed_admin, tie_breaks=["PR", "BH"])
     assert "PR is not offered" in " ".join(err.value.message_dict["tie_breaks"])
     t.refresh_from_db()
     assert t.tie_breaks == ["BH"]
 
 
 def test_pr_is_kept_by_a_tournament_that_had_it(world) -> None:  # type: ignore[no-untyped-def]
-    admin = world["admin"]
-    t = builders.tournament(6, "swiss", federation=world["federation"], by=admin, rounds_planned=3)
+    admin = world.fed_admin
+    t = builders.tournament(6, "swiss", federation=world.federation, by=admin, rounds_planned=3)
     # Chosen while PR was offered: the row holds it as it was saved then.
     Tournament.objects.filter(pk=t.pk).update(tie_breaks=["PR", "BH", "SB"])
     t.refresh_from_db()
@@ -440,9 +424,9 @@ def test_seeding_by_rating_reads_the_current_pool_ratings(world) -> None:  # typ
     from clubs.models import FederationDiscipline
     from ratings.models import PlayerRating, RatingPool
 
-    admin = world["admin"]
+    admin = world.fed_admin
     t = builders.tournament(
-        3, "single_elimination", federation=world["federation"], by=admin, start=False
+        3, "single_elimination", federation=world.federation, by=admin, start=False
     )
     entries = list(t.entries.order_by("id"))
     rated = FederationDiscipline.objects.create(federation=t.federation, discipline=t.discipline)

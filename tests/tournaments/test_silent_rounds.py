@@ -38,8 +38,9 @@ from tests.ratings.test_services import (
     rating_values,
 )
 from tests.tournaments import builders
-from tournaments import queries, services
+from tournaments import services
 from tournaments.models import Pairing, Round, StandingsSnapshot, Tournament, TournamentState
+from tournaments.services import visibility as results_rule
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager")]
 
@@ -283,9 +284,9 @@ def test_the_rule_reads_the_same_for_one_match_and_for_a_list(event: dict[str, A
 
 
 def test_the_tournaments_app_supplies_the_rule_through_the_hook() -> None:
-    rule = next(r for r in visibility._RULES if r.hidden is queries.match_result_hidden)
-    assert rule.hidden_q is queries.hidden_results_q
-    assert rule.withheld_q is queries.withheld_results_q
+    rule = next(r for r in visibility._RULES if r.hidden is results_rule.match_result_hidden)
+    assert rule.hidden_q is results_rule.hidden_results_q
+    assert rule.withheld_q is results_rule.withheld_results_q
 
 
 # --- Ratings wait for the publication

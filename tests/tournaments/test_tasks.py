@@ -8,6 +8,8 @@ import pytest
 from django.db import OperationalError, transaction
 from django.utils import timezone
 
+from base import locking
+from base.tasks import TRANSIENT, OwedTask
 from config.celery import app
 from games import services as games_services
 from tests.factories import MatchFactory
@@ -29,7 +31,7 @@ def eager():  # type: ignore[no-untyped-def]
 
 
 def queued(callbacks) -> list[str]:  # type: ignore[no-untyped-def]
-    """Names of the Celery tasks queued by on-commit callbacks (base.events.queue_on_commit)."""
+    """Names of the Celery tasks queued by on-commit callbacks (base.tasks.owe)."""
     names = []
     for callback in callbacks:
         for cell in callback.__closure__ or ():
@@ -131,15 +133,28 @@ def test_a_result_arriving_during_the_computation_is_not_lost(started_round, mon
 
 
 def test_only_transient_database_errors_are_retried() -> None:
-    transient = {OperationalError, tasks.InterfaceError, tasks.locking.Busy}
+    # The one policy of base.tasks (tests/config/test_owed_tasks.py): no task has its own.
     for task in (
         tasks.compute_standings_task,
         tasks.result_confirmed_task,
         tasks.result_withdrawn_task,
+        tasks.deliver_webhook,
     ):
-        assert set(task.autoretry_for) == transient, task.name
-        assert task.max_retries == 5
-    assert set(tasks.deliver_webhook.autoretry_for) == {OperationalError, tasks.InterfaceError}
+        assert isinstance(task, OwedTask), task.name
+        assert set(task.autoretry_for) == set(TRANSIENT), task.name
+
+
+def test_a_lock_not_granted_keeps_the_request_for_the_retry(started_round, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    t, rnd, _admin = started_round
+    confirm(rnd.pairings.first())
+
+    def busy(tournament):  # type: ignore[no-untyped-def]
+        raise locking.Busy()
+
+    monkeypatch.setattr(services, "compute_standings", busy)
+    with pytest.raises(locking.Busy):
+        tasks.compute_standings_task.run(t.pk)
+    assert Tournament.objects.get(pk=t.pk).standings_requested_at is not None
 
 
 def test_a_database_error_leaves_the_request_for_the_retry(started_round, monkeypatch) -> None:  # type: ignore[no-untyped-def]

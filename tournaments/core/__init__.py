@@ -17,6 +17,7 @@ answers back.  Modules:
     tiebreaks      tie-break values (FIDE C.07 adapted)
     standings      ranked standings with shared places or lots
     qualification  standings -> seeded entries of another event
+    tables         match counts per player, places in a bracket's flights
 """
 
 from tournaments.core.bracket import BYE, Bracket, BracketMatch, Seat
@@ -48,6 +49,7 @@ from tournaments.core.swiss import (
     swiss_finished,
     swiss_records,
 )
+from tournaments.core.tables import BracketPlace, bracket_places, result_counts
 from tournaments.core.tiebreaks import TIEBREAK_CODES, UNAVAILABLE_CODES, offered_codes
 from tournaments.core.types import Entry, EntryId, MatchResult, Pairing, Round, initial_order
 
@@ -58,6 +60,7 @@ __all__ = [
     "Bracket",
     "BracketError",
     "BracketMatch",
+    "BracketPlace",
     "ConfigError",
     "Entry",
     "EntryId",
@@ -74,6 +77,7 @@ __all__ = [
     "SwissSettings",
     "TournamentError",
     "berger_table",
+    "bracket_places",
     "bracket_size",
     "compute_standings",
     "cup_standings",
@@ -87,6 +91,7 @@ __all__ = [
     "pair_swiss_round",
     "qualify",
     "qualify_many",
+    "result_counts",
     "round_robin_rounds",
     "seed_positions",
     "single_elimination",

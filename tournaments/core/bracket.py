@@ -248,7 +248,7 @@ class Bracket:
         """Record a match's winner; the winner (and the loser) move on by themselves."""
         status = self.status(match_id)
         if status == "decided" and replace:
-            for down in self._downstream(match_id):
+            for down in self.downstream(match_id):
                 if down in self._winners:
                     raise BracketError(
                         "downstream_decided",
@@ -276,7 +276,7 @@ class Bracket:
         self._cache.clear()
 
     def undo(self, match_id: str) -> None:
-        for down in self._downstream(match_id):
+        for down in self.downstream(match_id):
             if down in self._winners:
                 raise BracketError(
                     "downstream_decided",
@@ -288,7 +288,9 @@ class Bracket:
         self._forfeits.discard(match_id)
         self._cache.clear()
 
-    def _downstream(self, match_id: str) -> set[str]:
+    def downstream(self, match_id: str) -> set[str]:
+        """The matches a result of ``match_id`` reaches: those its winner or loser goes
+        on to, a grand final's reset, and so on to the end."""
         out: set[str] = set()
         todo = [match_id]
         while todo:

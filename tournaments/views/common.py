@@ -17,6 +17,7 @@ from django.utils.translation import ngettext
 
 from clubs import permissions
 from tournaments import permissions as tournament_permissions
+from tournaments.formats import flights, registry
 from tournaments.models import Tournament
 
 
@@ -105,11 +106,6 @@ def clock_text(tournament: Tournament) -> str:
 
 # --- Standings for display (console and public pages share them)
 
-BRACKET_FLIGHT_FORMATS = frozenset(
-    {"single_elimination", "main_consolation", "double_elimination", "groups_knockout"}
-)
-GROUP_FLIGHT = "groups"
-
 
 def tiebreak_text(value: Any) -> str:
     if value is None:
@@ -121,30 +117,19 @@ def tiebreak_text(value: Any) -> str:
     return str(value)
 
 
-def flight_title(flight: str) -> str:
-    titles = {
-        "main": _("Main flight"),
-        "consolation": _("Consolation"),
-        "last_chance": _("Last chance"),
-        GROUP_FLIGHT: _("Group stage"),
-    }
-    if flight.startswith("stage-"):
-        return _("Stage %(number)s") % {"number": flight.removeprefix("stage-")}
-    return titles.get(flight, flight)
-
-
 def standings_tables(tournament: Tournament, snapshot: Any) -> list[dict[str, Any]]:
     """A snapshot's rows as tables: one for a Swiss, round robin or cup; one per
     flight of a bracket (places, wins and losses); one per group of a group stage."""
+    fmt = registry.for_tournament(tournament)
     tables: dict[tuple[str, str], dict[str, Any]] = {}
     for row in snapshot.rows or []:
-        flight = row.get("flight") or "main"
+        flight = row.get("flight") or flights.MAIN
         group = row.get("group") or ""
         key = (flight, group)
         if key not in tables:
-            bracket = flight != GROUP_FLIGHT and tournament.format in BRACKET_FLIGHT_FORMATS
+            bracket = fmt.is_knockout(flight)
             codes = [] if bracket else list(snapshot.tie_breaks or [])
-            title = _("Group %(name)s") % {"name": group} if group else flight_title(flight)
+            title = _("Group %(name)s") % {"name": group} if group else flights.title(flight)
             tables[key] = {
                 "flight": flight,
                 "group": group,
@@ -170,7 +155,7 @@ def standings_tables(tournament: Tournament, snapshot: Any) -> list[dict[str, An
             }
         )
     out = list(tables.values())
-    if len(out) == 1 and not out[0]["group"] and out[0]["flight"] == "main":
+    if len(out) == 1 and not out[0]["group"] and out[0]["flight"] == flights.MAIN:
         out[0]["title"] = ""
     return out
 

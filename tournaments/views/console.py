@@ -31,6 +31,7 @@ from clubs.forms import add_service_errors
 from clubs.models import Player, Role, RoleAssignment
 from clubs.views.accounts import signed_in
 from tournaments import adapters, queries, services
+from tournaments.formats import flights, registry
 from tournaments.forms import (
     AddEntryForm,
     ForfeitForm,
@@ -45,7 +46,6 @@ from tournaments.forms import (
 from tournaments.models import (
     Entry,
     EntryStatus,
-    Format,
     Pairing,
     Round,
     RoundState,
@@ -56,7 +56,6 @@ from tournaments.models import (
 from tournaments.views.common import (
     console_url,
     error_text,
-    flight_title,
     get_managed,
     in_play_text,
     manageable,
@@ -68,20 +67,6 @@ from tournaments.views.common import (
 
 SEARCH_LIMIT = 20
 STATES = [s for s, _label in TournamentState.choices]
-# Formats whose next round number is known before pairing (one flight, numbered rounds).
-NUMBERED_FORMATS = {
-    Format.SWISS,
-    Format.ROUND_ROBIN,
-    Format.SINGLE_ELIMINATION,
-    Format.DOUBLE_ELIMINATION,
-    Format.MAIN_CONSOLATION,
-}
-BRACKET_FORMATS = {
-    Format.SINGLE_ELIMINATION,
-    Format.MAIN_CONSOLATION,
-    Format.DOUBLE_ELIMINATION,
-    Format.GROUPS_KNOCKOUT,
-}
 
 
 # --- The list and creation
@@ -136,7 +121,7 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "tournaments/tournament_form.html",
-        {"form": form, "tournament": None},
+        {"form": form, "tournament": None, "format_settings": registry.settings_by_field()},
         status=400 if request.method == "POST" else 200,
     )
 
@@ -169,7 +154,7 @@ def tournament_settings(request: HttpRequest, pk: int) -> HttpResponse:
     return render(
         request,
         "tournaments/tournament_form.html",
-        {"form": form, "tournament": tournament},
+        {"form": form, "tournament": tournament, "format_settings": registry.settings_by_field()},
         status=400 if request.method == "POST" else 200,
     )
 
@@ -234,18 +219,23 @@ def _next_steps(
                     % {"number": latest.after_round},
                 }
             )
-        several = len(flights_of(tournament)) > 1
-        busy = {r.flight for r in open_rounds} if several else ({"main"} if open_rounds else set())
-        for flight, label in flights_of(tournament):
+        fmt = registry.for_tournament(tournament)
+        paired_flights = fmt.paired_flights(tournament)
+        several = len(paired_flights) > 1
+        if several:
+            busy = {r.flight for r in open_rounds}
+        else:  # no new round while a round is open, whatever flight the format paired
+            busy = set(paired_flights) if open_rounds else set()
+        for flight in paired_flights:
             if flight in busy:
                 continue
-            if tournament.format in NUMBERED_FORMATS:
+            if fmt.next_round_number_known:
                 played = sum(1 for r in rounds if r.flight == flight)
                 text = _("Pair round %(number)d") % {"number": played + 1}
             else:
                 text = _("Pair the next round")
             if several:
-                text = f"{text} ({label})"
+                text = f"{text} ({flights.label(flight)})"
             steps.append(
                 {
                     "action": reverse("tournaments:round_pair", args=[tournament.pk]),
@@ -255,7 +245,7 @@ def _next_steps(
             )
         if not open_rounds:
             to_state(TournamentState.FINISHED, _("Finish the tournament"))
-            if _looks_finished(tournament, rounds):
+            if fmt.looks_finished(tournament, rounds):
                 # The planned rounds are played: finishing comes first.
                 steps.insert(0, steps.pop())
     for k, step in enumerate(steps):
@@ -264,30 +254,13 @@ def _next_steps(
 
 
 def round_label(text: str, rnd: Round) -> str:
-    """ "Round 3", or "Round 3 (Consolation)" in a tournament of several flights."""
+    """ "Round 3", or "Round 3 (Consolation)": the flight is named unless it is the main
+    flight where the organizer pairs no other."""
     label = text % {"number": rnd.number}
-    if rnd.flight == "main" and rnd.tournament.format != Format.MAIN_CONSOLATION:
+    paired = registry.for_tournament(rnd.tournament).paired_flights(rnd.tournament)
+    if rnd.flight == flights.MAIN and len(paired) == 1:
         return label
-    return f"{label} ({flight_title(rnd.flight)})"
-
-
-def flights_of(tournament: Tournament) -> list[tuple[str, str]]:
-    """The flights rounds are paired in, with a label when there are several."""
-    if tournament.format != Format.MAIN_CONSOLATION:
-        return [("main", "")]
-    flights = [("main", _("main flight")), ("consolation", _("consolation"))]
-    if tournament.last_chance:
-        flights.append(("last_chance", _("last chance")))
-    return flights
-
-
-def _looks_finished(tournament: Tournament, rounds: list[Round]) -> bool:
-    main = [r for r in rounds if r.flight == "main"]
-    return (
-        tournament.format == Format.SWISS
-        and tournament.rounds_planned is not None
-        and len(main) >= tournament.rounds_planned
-    )
+    return f"{label} ({flights.title(rnd.flight)})"
 
 
 def _search(request: HttpRequest, tournament: Tournament, entered: set[int]) -> dict[str, Any]:
@@ -312,6 +285,7 @@ def _search(request: HttpRequest, tournament: Tournament, entered: set[int]) -> 
 
 
 def _pairing_rows(tournament: Tournament, rounds: list[Round]) -> None:
+    fmt = registry.for_tournament(tournament)
     for rnd in rounds:
         rnd.label = round_label(_("Round %(number)d"), rnd)  # type: ignore[attr-defined]
         for pairing in rnd.pairings.all():
@@ -323,7 +297,7 @@ def _pairing_rows(tournament: Tournament, rounds: list[Round]) -> None:
                 rnd.state == RoundState.STARTED and not pairing.is_bye and not pairing.confirmed  # type: ignore[attr-defined]
             ):
                 pairing.forfeit_form = ForfeitForm(  # type: ignore[attr-defined]
-                    pairing=pairing, allow_both=not adapters.is_knockout(tournament, rnd.flight)
+                    pairing=pairing, allow_both=not fmt.is_knockout(rnd.flight)
                 )
                 # A match recorded move by move gets its result from its record.
                 if match is not None and not (match.recorded and match.state != "scheduled"):
@@ -368,7 +342,7 @@ def console_context(request: HttpRequest, tournament: Tournament) -> dict[str, A
         "open_entries": tournament.state in services.OPEN_STATES
         or (
             tournament.state == TournamentState.RUNNING
-            and tournament.format in services.LATE_ENTRY_FORMATS
+            and registry.for_tournament(tournament).late_entries
         ),
         "checking_in": tournament.state in (TournamentState.REGISTRATION, TournamentState.CHECK_IN),
         "seeds_form": SeedsForm(entries=active) if seedable and active else None,
@@ -388,7 +362,6 @@ def console_context(request: HttpRequest, tournament: Tournament) -> dict[str, A
         ],
         "assignments": assignments,
         "staff_form": StaffForm(),
-        "is_bracket": tournament.format in BRACKET_FORMATS,
         "finished": tournament.state == TournamentState.FINISHED,
     }
     context.update(_search(request, tournament, {e.player_id for e in entries}))
@@ -604,7 +577,7 @@ def _round_is_stale(
 @require_POST
 def round_pair(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_managed(request, pk)
-    flight = request.POST.get("flight") or "main"
+    flight = request.POST.get("flight") or flights.MAIN
     seen = request.POST.get("seen")
     if seen is not None and seen != str(Round.objects.filter(tournament=tournament).count()):
         return stale(request, tournament, _("Another round was paired meanwhile."), "rounds")
@@ -740,7 +713,7 @@ def forfeit(request: HttpRequest, pk: int, pid: int) -> HttpResponse:
     form = ForfeitForm(
         request.POST,
         pairing=pairing,
-        allow_both=not adapters.is_knockout(tournament, pairing.round.flight),
+        allow_both=not registry.for_tournament(tournament).is_knockout(pairing.round.flight),
     )
     if not form.is_valid():
         _report_form_errors(request, form)

@@ -14,7 +14,7 @@ standings, brackets) and shows only what the organizer publishes:
 * bracket trees for bracket formats, their scores under the same rules.
 
 Whose results are hidden is ``games.visibility``'s one rule (the tournaments
-app's part: ``queries.results_hidden``): its organizers and arbiters see them
+app's part: ``tournaments.services.visibility``): its organizers and arbiters see them
 here too, and each player their own match.
 A fixed number of queries whatever the field size.
 """
@@ -29,14 +29,10 @@ from django.utils.translation import gettext as _
 
 from clubs.models import Federation
 from tournaments import adapters, brackets, queries
-from tournaments.models import Format, Round, Tournament, TournamentState
-from tournaments.views.common import clock_text, flight_title, in_play_text, standings_tables
-
-BRACKET_FLIGHTS = {
-    Format.SINGLE_ELIMINATION: ["main"],
-    Format.DOUBLE_ELIMINATION: ["main"],
-    Format.GROUPS_KNOCKOUT: ["main"],
-}
+from tournaments.formats import flights, registry
+from tournaments.models import Round, Tournament, TournamentState
+from tournaments.services import visibility as results_rule
+from tournaments.views.common import clock_text, in_play_text, standings_tables
 
 
 def tournament_list(request: HttpRequest, federation: str) -> HttpResponse:
@@ -51,17 +47,10 @@ def tournament_list(request: HttpRequest, federation: str) -> HttpResponse:
     )
 
 
-def _flights(tournament: Tournament) -> list[str]:
-    if tournament.format == Format.MAIN_CONSOLATION:
-        flights = ["main", "consolation"]
-        return [*flights, "last_chance"] if tournament.last_chance else flights
-    return BRACKET_FLIGHTS.get(tournament.format, [])
-
-
 def _round_view(tournament: Tournament, rnd: Round, user: Any) -> dict[str, Any]:
     rows = []
     for pairing in rnd.pairings.all():
-        hidden = queries.pairing_result_hidden(user, pairing)
+        hidden = results_rule.pairing_result_hidden(user, pairing)
         outcome = None if hidden else adapters.pairing_outcome(pairing)
         side, forfeit = outcome if outcome is not None else (None, False)
         match = pairing.match
@@ -85,39 +74,32 @@ def _round_view(tournament: Tournament, rnd: Round, user: Any) -> dict[str, Any]
         "rows": rows,
         # The result column goes when no row may show one (a player of the round sees theirs).
         "results_hidden": all(row["hidden"] for row in rows)
-        and queries.results_hidden(tournament, rnd, user),
+        and results_rule.results_hidden(tournament, rnd, user),
     }
 
 
 def _round_title(tournament: Tournament, rnd: Round) -> str:
     title = _("Round %(number)d") % {"number": rnd.number}
-    several = tournament.format in (Format.MAIN_CONSOLATION, Format.GROUPS_KNOCKOUT, Format.CUP)
-    return f"{title} · {flight_title(rnd.flight)}" if several else title
+    several = registry.for_tournament(tournament).several_flights
+    return f"{title} · {flights.title(rnd.flight)}" if several else title
 
 
 def _bracket_sections(
     tournament: Tournament, rounds: list[Round], user: Any
 ) -> list[dict[str, Any]]:
     """The bracket trees of each flight; results ``user`` may not see hidden."""
-    hidden_pairings = {
-        p.pk for rnd in rounds for p in rnd.pairings.all() if queries.pairing_result_hidden(user, p)
-    }
-    hide_all = not tournament.publish_results and not queries.sees_hidden_results(user, tournament)
+    pairings = [p for rnd in rounds for p in rnd.pairings.all()]
     out = []
-    for flight in _flights(tournament):
+    for flight in registry.for_tournament(tournament).bracket_flights(tournament):
         columns = queries.bracket_view(tournament, flight)
         if not columns:
             continue
-        hidden = [
-            m["slot"] for column in columns for m in column if m.get("pairing") in hidden_pairings
-        ]
-        if hide_all:
-            hidden = [m["slot"] for column in columns for m in column]
+        hidden = results_rule.hidden_bracket_slots(user, tournament, columns, pairings)
         sections = brackets.draw_flight(columns, hidden=hidden)
         out.append(
             {
                 "flight": flight,
-                "title": flight_title(flight),
+                "title": flights.title(flight),
                 "sections": sections,
                 "show_titles": len(sections) > 1,
             }
@@ -128,7 +110,7 @@ def _bracket_sections(
 def _standings_caption(tournament: Tournament, snapshot: Any) -> str:
     if snapshot is None:
         return ""
-    if tournament.format in (Format.MAIN_CONSOLATION, Format.GROUPS_KNOCKOUT, Format.CUP):
+    if registry.for_tournament(tournament).several_flights:
         return _("After %(count)d rounds played in all flights") % {"count": snapshot.after_round}
     return _("After round %(number)d") % {"number": snapshot.after_round}
 
@@ -142,7 +124,7 @@ def _in_play(tournament: Tournament, in_play: list[queries.RoundInPlay], user: A
             _round_title(tournament, r.round),
             r.official,
             r.pairings,
-            show_count=not queries.results_hidden(tournament, r.round, user),
+            show_count=not results_rule.results_hidden(tournament, r.round, user),
         )
         for r in in_play
     ]
@@ -154,9 +136,7 @@ def tournament_page(request: HttpRequest, federation: str, slug: str) -> HttpRes
     rounds = list(queries.rounds_with_pairings(tournament))
     standings_rounds = queries.standings_rounds(p for r in rounds for p in r.pairings.all())
     snapshot = queries.latest_standings(tournament, published_only=True)
-    is_bracket = (
-        tournament.format in BRACKET_FLIGHTS or tournament.format == Format.MAIN_CONSOLATION
-    )
+    fmt = registry.for_tournament(tournament)
     context = {
         "tournament": tournament,
         "federation": tournament.federation,
@@ -175,9 +155,10 @@ def tournament_page(request: HttpRequest, federation: str, slug: str) -> HttpRes
         "in_play": _in_play(tournament, standings_rounds.in_play, request.user),
         "standings": standings_tables(tournament, snapshot) if snapshot else [],
         "brackets": _bracket_sections(tournament, rounds, request.user)
-        if is_bracket and tournament.publish_pairings
+        if fmt.has_bracket and tournament.publish_pairings
         else [],
-        "is_bracket": is_bracket,
+        # The format's settings named beside it ("rounds: 7").
+        "format_facts": fmt.public_facts,
         "clock": clock_text(tournament),
     }
     return render(request, "tournaments/public_detail.html", context)

@@ -1,0 +1,100 @@
+"""What every tournaments service shares: row locks, state checks, the audit log,
+the core's errors worded for people, and the players' current ratings."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
+
+from base import locking
+from clubs.models import Player
+from clubs.services import audit
+from ratings.queries import current_ratings
+from tournaments import core
+from tournaments.models import Round, Tournament, TournamentState
+
+# States in which the field is still open: entries come and go, seeds change.
+OPEN_STATES = (TournamentState.DRAFT, TournamentState.REGISTRATION, TournamentState.CHECK_IN)
+
+
+def core_error(error: core.TournamentError) -> ValidationError:
+    """The core's error code, worded for people."""
+    data = error.data
+    messages = {
+        "too_few_entries": _("Too few players for this format."),
+        "bad_group_count": _(
+            "Every group needs at least two players: %(entries)s players cannot fill %(groups)s groups."
+        ),
+        "duplicate_seed": _("Two entries share seed %(seed)s."),
+        "duplicate_entry": _("A player is entered twice."),
+        "unknown_tiebreak": _("Unknown tie-break: %(tiebreak)s."),
+        "no_valid_pairing": _(
+            "No pairing of round %(round)s avoids a rematch: edit the pairings by hand."
+        ),
+        "event_finished": _("The event is complete: no further round is paired."),
+        "nothing_to_pair": _("Fewer than two players are left to pair."),
+        "tie_at_cut": _(
+            "Players share a place at the qualifying cut: break the tie (by lot or a play-off) first."
+        ),
+        "not_enough_places": _("Fewer players are ranked than there are qualifying places."),
+        "bad_setting": _("These settings do not fit the format: %(reason)s"),
+    }
+    template = messages.get(error.code, _("The tournament cannot do this: %(reason)s"))
+    values = {"reason": error.reason, **{k: v for k, v in data.items() if k != "reason"}}
+    try:
+        message = template % values
+    except (KeyError, TypeError, ValueError):
+        message = template.split("%(")[0].rstrip(" :") + "."
+    return ValidationError(message, code=error.code)
+
+
+def lock_tournament(tournament: Tournament) -> Tournament:
+    """The tournament's row, locked and read again (with its federation, club and
+    discipline) for the rest of the transaction."""
+    locked = locking.row(
+        Tournament.objects.select_related("federation", "club", "discipline"), pk=tournament.pk
+    )
+    # Keep the caller's object current.
+    for field in ("state", "standings_requested_at"):
+        setattr(tournament, field, getattr(locked, field))
+    return locked
+
+
+def lock_round_with_tournament(rnd: Round) -> Round:
+    """The round's row locked, read again with its tournament, whose row is locked too."""
+    # The tournament first (base.locking): closing a round then asks for standings.
+    locking.row(Tournament.objects, pk=rnd.tournament_id)
+    return locking.row(
+        Round.objects.select_related(
+            "tournament__federation", "tournament__club", "tournament__discipline"
+        ),
+        pk=rnd.pk,
+    )
+
+
+def require_state(tournament: Tournament, states: Iterable[str], action: str) -> None:
+    states = tuple(states)
+    if tournament.state not in states:
+        allowed = ", ".join(str(TournamentState(s).label) for s in states)
+        raise ValidationError(
+            _(
+                "%(action)s is not possible while the tournament is %(state)s (only when: %(allowed)s)."
+            )
+            % {"action": action, "state": tournament.get_state_display(), "allowed": allowed}
+        )
+
+
+def tournament_audit(
+    by: Any, action: str, target: Any, tournament: Tournament, before: Any, after: Any
+) -> None:
+    audit(by, action, target, federation=tournament.federation, before=before, after=after)
+
+
+def ratings_now(tournament: Tournament, players: Sequence[Player]) -> dict[int, float]:
+    """Current ratings of the players in the tournament's federation and discipline
+    (players without one keep the rating given at entry)."""
+    found = current_ratings(tournament.federation, tournament.discipline, [p.pk for p in players])
+    return {int(k): float(v) for k, v in found.items()}
