@@ -31,7 +31,7 @@ from django.utils.translation import gettext as _
 from drf_spectacular.authentication import BasicScheme
 from rest_framework import authentication, exceptions
 
-from base import parsers
+from base.jsonbody import loads_json
 
 NUL = "\x00"
 # How JSON writes a NUL; a body without it (nor a raw NUL) needs no parsing here.
@@ -112,7 +112,7 @@ def check_page_body(request: HttpRequest) -> None:
         if not may_hold_nul(text):
             return
         try:
-            document = parsers.loads_json(text)
+            document = loads_json(text)
         except exceptions.ParseError:
             return
         check_document(document)

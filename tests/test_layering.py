@@ -12,7 +12,7 @@
 - no view module imports the engine: a page asks its app's adapter (the board
   asks games.adapters);
 - no import circle between the product modules, deferred imports in functions
-  included, except the known ones listed below, which may only go away.
+  included (checked by the same reader; the cycle finder is tested on a sample).
 """
 
 from __future__ import annotations
@@ -45,15 +45,6 @@ PURE = {
     "engine": {"engine.cli"},  # loads the importer a file format needs, by name, on first use
     "tournaments/core": set(),
     "ratings/core": set(),
-}
-
-# Import circles known when this test was written (issue 13), each as the one import
-# that closes it.  Remove an entry when its circle is broken: the test fails while an
-# entry names an import that no longer exists, and on any circle not listed here.
-# Each is an import made inside a function, to dodge the circle at load time.
-KNOWN_CIRCLES = {
-    # base.nul reads JSON with base.parsers; the parsers run base.nul's checks.
-    ("base.parsers", "base.nul"),
 }
 
 
@@ -212,17 +203,8 @@ def test_a_view_importing_the_engine_is_caught(tmp_path: Path) -> None:
     assert offenders == {"games/views/board.py": ["engine.movegen", "engine.rules.game"]}
 
 
-def test_no_import_circle_but_the_known_ones() -> None:
+def test_no_import_circle() -> None:
     graph = import_graph(PRODUCT)
     assert {"clubs.models", "engine", "tournaments.core", "config.settings"} <= set(graph)
-    stale = sorted(edge for edge in KNOWN_CIRCLES if edge[1] not in graph.get(edge[0], set()))
-    assert not stale, f"these imports are gone: remove them from KNOWN_CIRCLES: {stale}"
-    without_known = {
-        module: {t for t in targets if (module, t) not in KNOWN_CIRCLES}
-        for module, targets in graph.items()
-    }
-    circles = [
-        " -> ".join(cycle_through(without_known, edge))
-        for edge in edges_closing_cycles(without_known)
-    ]
-    assert not circles, "new import circles:\n" + "\n".join(circles)
+    circles = [" -> ".join(cycle_through(graph, edge)) for edge in edges_closing_cycles(graph)]
+    assert not circles, "import circles:\n" + "\n".join(circles)

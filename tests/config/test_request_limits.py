@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from base import parsers
+from base import jsonbody
 from tests.conftest import run_python
 from tests.factories import MatchFactory, UserFactory
 
@@ -31,7 +31,8 @@ def post_json(client, text: str):  # type: ignore[no-untyped-def]
         "[" * 10_000 + "]" * 10_000,  # past the decoder's recursion limit
         '{"a":' * 10_000 + "1" + "}" * 10_000,
         "[" * 10_000,  # and never closed
-        "[" * (parsers.MAX_JSON_DEPTH + 1) + "]" * (parsers.MAX_JSON_DEPTH + 1),  # parses, too deep
+        "[" * (jsonbody.MAX_JSON_DEPTH + 1)
+        + "]" * (jsonbody.MAX_JSON_DEPTH + 1),  # parses, too deep
     ],
     ids=["array-10000", "object-10000", "unclosed-10000", "array-65"],
 )
@@ -59,7 +60,7 @@ def test_the_board_refuses_a_deeply_nested_turn_with_400(client) -> None:  # typ
 def test_nesting_up_to_the_limit_is_parsed(player_client) -> None:  # type: ignore[no-untyped-def]
     match = MatchFactory(recorded=False)
     player_client.force_login(match.player1.user)
-    deep = "[" * (parsers.MAX_JSON_DEPTH - 1) + "]" * (parsers.MAX_JSON_DEPTH - 1)
+    deep = "[" * (jsonbody.MAX_JSON_DEPTH - 1) + "]" * (jsonbody.MAX_JSON_DEPTH - 1)
     body = f'{{"match": {match.pk}, "score1": 3, "score2": 0, "junk": {deep}}}'
     response = post_json(player_client, body)
     assert response.status_code == 201, response.content  # the unknown field is ignored
@@ -75,13 +76,13 @@ def test_broken_json_still_answers_drf_s_parse_error(player_client) -> None:  # 
 
 
 def test_nesting_depth_counts_levels_without_recursion() -> None:
-    assert parsers.nesting_depth(7) == 0
-    assert parsers.nesting_depth([]) == 1
-    assert parsers.nesting_depth({"a": [1, {"b": []}], "c": 2}) == 4
+    assert jsonbody.nesting_depth(7) == 0
+    assert jsonbody.nesting_depth([]) == 1
+    assert jsonbody.nesting_depth({"a": [1, {"b": []}], "c": 2}) == 4
     deep: list[object] = []
     for _ in range(5000):  # deeper than the recursion limit
         deep = [deep]
-    assert parsers.nesting_depth(deep) == 5001
+    assert jsonbody.nesting_depth(deep) == 5001
 
 
 def test_a_body_over_the_limit_is_refused_with_413(player_client, settings) -> None:  # type: ignore[no-untyped-def]
