@@ -34,6 +34,7 @@ class Cup(TournamentFormat):
     late_entries = True
     several_flights = True
     next_round_number_known = False
+    settings = ("rounds_planned",)
 
     def flights(self, tournament: Tournament) -> list[str]:
         return stage_flights(tournament) or [flights.stage(1)]
