@@ -126,31 +126,22 @@ def draw_flight(
     """The flight's sections laid out as trees.
 
     ``hidden``: slots whose result must not show (a silent round, unpublished
-    results): their scores and winner are left out, and so is a player who
-    reached an unpaired match from them.
+    results), drawn neither decided nor forfeited.  The columns come with what
+    those slots would tell already blanked by the one visibility rule
+    (``tournaments.services.visibility.hide_bracket_results``).
     """
     hidden = set(hidden)
-    players_of_hidden: dict[str, set[int]] = {}
-    for column in columns:
-        for m in column:
-            if m["slot"] in hidden:
-                players_of_hidden[m["slot"]] = {
-                    s["entry"] for s in (m.get("entry1"), m.get("entry2")) if s and s.get("entry")
-                }
     by_section: dict[str, list[Sequence[Mapping[str, Any]]]] = {}
     for column in columns:
         if column:
             by_section.setdefault(str(column[0].get("section") or flights.MAIN), []).append(column)
-    return [
-        _layout(key, cols, hidden, players_of_hidden, match_url) for key, cols in by_section.items()
-    ]
+    return [_layout(key, cols, hidden, match_url) for key, cols in by_section.items()]
 
 
 def _layout(
     key: str,
     columns: list[Sequence[Mapping[str, Any]]],
     hidden: set[str],
-    players_of_hidden: Mapping[str, set[int]],
     match_url: bool,
 ) -> Section:
     placed: dict[str, Box] = {}
@@ -167,7 +158,7 @@ def _layout(
             else:
                 y = last_bottom + GAP_Y
             y = max(y, last_bottom + GAP_Y)
-            box = _box(m, x, y, hidden, players_of_hidden, match_url)
+            box = _box(m, x, y, hidden, match_url)
             placed[m["slot"]] = box
             section.boxes.append(box)
             for f in feeders:
@@ -185,20 +176,11 @@ def _box(
     x: int,
     y: int,
     hidden: set[str],
-    players_of_hidden: Mapping[str, set[int]],
     match_url: bool,
 ) -> Box:
     void = m.get("status") == "void"
     hide = m["slot"] in hidden or void
     sides = [m.get("entry1"), m.get("entry2")]
-    if m.get("pairing") is None:
-        # Not paired yet: a player who came from a hidden result stays hidden too.
-        for k, side in enumerate(sides):
-            entry = side.get("entry") if side else None
-            if entry is not None and any(
-                entry in players_of_hidden.get(s, ()) for s in m.get("feeds_from") or []
-            ):
-                sides[k] = None
     winner = m.get("winner")
     drawn = (
         _side(sides[0], m.get("score1"), winner, hide),

@@ -13,6 +13,7 @@ from tests.factories import FederationFactory
 from tests.tournaments import builders
 from tournaments import brackets, queries, services
 from tournaments.models import Pairing, Round, StandingsSnapshot, Tournament, TournamentState
+from tournaments.services import visibility as results_rule
 
 pytestmark = pytest.mark.django_db
 
@@ -343,8 +344,11 @@ def test_a_match_sits_between_its_feeders_and_hidden_results_stay_hidden() -> No
     assert [s.won for s in b.sides] == [False, True] and b.sides[1].score == 3
     assert [col for _x, col in drawn.columns] == ["Semi-finals", "Final"]
 
+    # What the one visibility rule blanks, the tree does not draw.
+    results_rule.hide_bracket_results(columns, {"B"})
     (hidden,) = brackets.draw_flight(columns, hidden=["B"])
     b, c = hidden.boxes[1], hidden.boxes[2]
+    assert not b.decided
     assert [s.score for s in b.sides] == [None, None] and not any(s.won for s in b.sides)
     assert c.sides[0].name == "One" and c.sides[1].unknown  # "Three" came from B
 

@@ -95,6 +95,7 @@ def _bracket_sections(
         if not columns:
             continue
         hidden = results_rule.hidden_bracket_slots(user, tournament, columns, pairings)
+        results_rule.hide_bracket_results(columns, hidden)
         sections = brackets.draw_flight(columns, hidden=hidden)
         out.append(
             {
