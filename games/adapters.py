@@ -385,8 +385,8 @@ def _with_dice(state: eg.GameState, dice: list[int]) -> eg.GameState:
     """The state with the dice on the table (rolled, named, or those already known)."""
     if state.phase is eg.Phase.ROLL:
         if state.variant.mover_names_dice:
-            return eg.set_dice(state, dice)
-        return eg.roll(state, RecordedDice([dice]))
+            return ea.apply(state, ea.SetDice(tuple(dice)))
+        return ea.apply(state, ea.Roll(RecordedDice([dice])))
     if state.phase is eg.Phase.PLAY:
         return state
     raise EngineError(
