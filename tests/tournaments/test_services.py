@@ -181,7 +181,9 @@ def test_late_entries_only_join_swiss_and_cups(world) -> None:  # type: ignore[n
     admin = world.fed_admin
     t = builders.tournament(4, "single_elimination", federation=world.federation, by=admin)
     player = PlayerFactory(federation=world.federation)
-    with pytest.raises(ValidationError, match="Late entries join Swiss"):
+    with pytest.raises(
+        ValidationError, match="late entries join only these formats: Swiss, cup of several stages"
+    ):
         services.add_entry(t, player, by=admin, late=True)
 
 

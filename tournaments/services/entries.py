@@ -49,7 +49,7 @@ def add_entry(
     rating: float | None = None,
 ) -> Entry:
     """Enter a player: organizers at any time before the end (``late`` while running,
-    in Swiss and cups: paired from the next round with no wins); a player enters
+    in the formats that take them: paired from the next round with no wins); a player enters
     themself while registration is open."""
     permissions.require(by, "tournament.enter", (tournament, player))
     t = lock_tournament(tournament)
@@ -60,8 +60,13 @@ def add_entry(
             raise ValidationError(_("The tournament is running: a new player is a late entry."))
         if not registry.for_tournament(t).late_entries:
             raise ValidationError(
-                _("Late entries join Swiss tournaments and cups only: a %(format)s has its draw.")
-                % {"format": t.get_format_display()}
+                _("A %(format)s has its draw: late entries join only these formats: %(formats)s.")
+                % {
+                    "format": t.get_format_display(),
+                    "formats": ", ".join(
+                        str(fmt.label) for fmt in registry.all_formats() if fmt.late_entries
+                    ),
+                }
             )
     elif late:
         raise ValidationError(_("Only a running tournament takes late entries."))
