@@ -4,18 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from games import permissions
 from games.models import Match
 
 
 def player_side(user: Any, match: Match) -> int | None:
-    """1 or 2 when ``user`` is linked to that player of the match."""
-    if user is None or not user.is_authenticated:
-        return None
-    if match.player1.user_id == user.pk:
-        return 1
-    if match.player2.user_id == user.pk:
-        return 2
-    return None
+    """1 or 2 when ``user`` is linked to that player of the match: the policy's answer."""
+    return permissions.side_of(user, match)
 
 
 def recorder(user: Any) -> Any:

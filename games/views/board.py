@@ -306,7 +306,7 @@ def snapshot(request: HttpRequest, match: Match, since: int | None = None) -> di
     score, official = _score(match, finished)
     code, status = _awaiting(match, state)
     user = request.user
-    side = _viewer_side(request, match)
+    side = side_rules.side_of(request.user, match)
     open_undo = (
         UndoRequest.objects.filter(match=match, closed_at__isnull=True)
         .select_related("turn")
@@ -425,23 +425,12 @@ def _waiting_note(
     }
 
 
-def _viewer_side(request: HttpRequest, match: Match) -> int | None:
-    user = request.user
-    if not user.is_authenticated:
-        return None
-    if match.player1.user_id == user.pk:
-        return 1
-    if match.player2.user_id == user.pk:
-        return 2
-    return None
-
-
 # --- Pages
 
 
 def _page_context(request: HttpRequest, match: Match) -> dict[str, Any]:
     variant = adapters.variant_for(match)
-    side = _viewer_side(request, match)
+    side = side_rules.side_of(request.user, match)
     return {
         "match": match,
         "layouts": [boardsvg.layout(variant, 1), boardsvg.layout(variant, 2)],

@@ -20,6 +20,7 @@ from clubs import permissions
 from clubs.forms import add_service_errors
 from clubs.views.accounts import signed_in
 from games import exports, queries, services, visibility
+from games import permissions as side_rules
 from games.forms import (
     CancelForm,
     ConfirmForm,
@@ -50,16 +51,6 @@ def get_match_with_result(request: HttpRequest, pk: int) -> Match:
     if not visibility.result_visible(request.user, match):
         raise PermissionDenied(visibility.hidden_message())
     return match
-
-
-def player_side(user: Any, match: Match) -> int | None:
-    if not user.is_authenticated:
-        return None
-    if match.player1.user_id == user.pk:
-        return 1
-    if match.player2.user_id == user.pk:
-        return 2
-    return None
 
 
 def _games_table(match: Match) -> list[dict[str, Any]]:
@@ -124,7 +115,7 @@ def match_context(request: HttpRequest, match: Match, **bound: Any) -> dict[str,
             "clocked": match.clock_mode != ClockMode.NONE,
             "result_hidden": True,
         }
-    side = player_side(user, match)
+    side = side_rules.side_of(user, match)
     open_report = queries.open_report(match)
     confirmed = queries.confirmed_report(match)
     games = list(match.games.all())

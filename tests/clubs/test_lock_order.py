@@ -12,12 +12,11 @@ database lock, which tests nothing about row locks.
 
 from __future__ import annotations
 
-import threading
 from functools import partial
 
 import pytest
 from django.core.exceptions import ValidationError
-from django.db import connection, connections, transaction
+from django.db import connection
 
 from base import locking
 from clubs import services
@@ -29,6 +28,7 @@ from tests.factories import (
     UserFactory,
     grant,
 )
+from tests.locks import row_held
 from tests.tournaments.test_lock_order import run_together
 
 RACES = 50
@@ -122,27 +122,9 @@ def test_a_row_held_too_long_makes_the_merge_busy_not_a_500(settings) -> None:  
     survivor = PlayerFactory(federation=admin.federation)
     duplicate = PlayerFactory(federation=admin.federation)
     membership = MembershipFactory(player=duplicate)
-    held, release = threading.Event(), threading.Event()
-
-    def hold_the_membership() -> None:
-        try:
-            with transaction.atomic():
-                Membership.objects.select_for_update().get(pk=membership.pk)
-                held.set()
-                release.wait(timeout=30)
-        finally:
-            connections.close_all()
-
-    holder = threading.Thread(target=hold_the_membership)
-    holder.start()
-    try:
-        assert held.wait(timeout=30)
-        # The players are free; moving the duplicate's membership waits, then gives up.
-        with pytest.raises(locking.Busy):
-            services.merge_players(survivor, duplicate, by=admin)
-    finally:
-        release.set()
-        holder.join(timeout=30)
+    # The players are free; moving the duplicate's membership waits, then gives up.
+    with row_held(Membership, membership.pk), pytest.raises(locking.Busy):
+        services.merge_players(survivor, duplicate, by=admin)
     # Nothing was half-saved, and the merge goes through now.
     duplicate.refresh_from_db()
     assert duplicate.merged_into_id is None

@@ -15,7 +15,7 @@ import json
 import threading
 
 import pytest
-from django.db import connection, connections, transaction
+from django.db import connection, connections
 from django.urls import reverse
 
 from base import locking
@@ -23,6 +23,7 @@ from games import services
 from games.models import Match, Turn, TurnKind
 from tests.factories import MatchFactory
 from tests.games.helpers import user_of
+from tests.locks import row_held
 
 CLIENTS = 50
 
@@ -84,21 +85,7 @@ def test_a_turn_kept_waiting_for_the_match_row_is_refused_as_busy(client, settin
     match = MatchFactory()
     white = user_of(match, 0)
     opening = {"number": 1, "kind": TurnKind.OPENING, "dice": [3, 1]}
-    held, release = threading.Event(), threading.Event()
-
-    def hold_the_match() -> None:
-        try:
-            with transaction.atomic():
-                Match.objects.select_for_update().get(pk=match.pk)
-                held.set()
-                release.wait(timeout=30)
-        finally:
-            connections.close_all()
-
-    holder = threading.Thread(target=hold_the_match)
-    holder.start()
-    try:
-        assert held.wait(timeout=30)
+    with row_held(Match, match.pk):
         with pytest.raises(locking.Busy):
             services.record_turn(match, by=white, **opening)
         client.force_login(white)
@@ -113,9 +100,6 @@ def test_a_turn_kept_waiting_for_the_match_row_is_refused_as_busy(client, settin
         )
         assert api.status_code == 503, api.content
         assert api.json()["code"] == "busy" and api.json()["turn"] == 1
-    finally:
-        release.set()
-        holder.join(timeout=30)
     # Nothing was half-saved: the same turn goes through now.
     services.record_turn(match, by=white, **opening)
     assert list(Turn.objects.filter(game__match=match).values_list("number", flat=True)) == [1]

@@ -18,11 +18,12 @@ from functools import partial
 import pytest
 from celery import current_app
 from django.core.exceptions import ValidationError
-from django.db import connection, connections, transaction
+from django.db import connection, connections
 
 from base import locking
 from games import services as games_services
 from games.models import Match, ReportSource, ReportStatus, ResultReport, ResultStatus
+from tests.locks import row_held
 from tests.tournaments import builders
 from tournaments import services
 from tournaments.models import EntryStatus, Pairing, StandingsSnapshot
@@ -137,21 +138,7 @@ def test_a_lock_held_too_long_is_a_busy_answer_not_a_500(client, settings) -> No
     report = games_services.submit_report(
         match, by=match.player1.user, score1=match.length, score2=1
     )
-    held, release = threading.Event(), threading.Event()
-
-    def hold_the_match() -> None:
-        try:
-            with transaction.atomic():
-                Match.objects.select_for_update().get(pk=match.pk)
-                held.set()
-                release.wait(timeout=30)
-        finally:
-            connections.close_all()
-
-    holder = threading.Thread(target=hold_the_match)
-    holder.start()
-    try:
-        assert held.wait(timeout=30)
+    with row_held(Match, match.pk):
         with pytest.raises(locking.Busy) as busy:
             games_services.confirm_report(report, by=match.player2.user)
         assert busy.value.messages == [
@@ -161,9 +148,6 @@ def test_a_lock_held_too_long_is_a_busy_answer_not_a_500(client, settings) -> No
         answer = client.post(f"/api/reports/{report.pk}/confirm/", HTTP_ACCEPT_LANGUAGE="en")
         assert answer.status_code == 503, answer.content
         assert "try again" in answer.json()["detail"]
-    finally:
-        release.set()
-        holder.join(timeout=30)
     # Nothing was half-saved: the report is still open, and goes through now.
     games_services.confirm_report(report, by=match.player2.user)
     match.refresh_from_db()
