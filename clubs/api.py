@@ -94,6 +94,7 @@ class FederationViewSet(
     ServiceViewSet,
 ):
     serializer_class = FederationSerializer
+    filterset_class = filters.FederationFilter
     search_fields = ["name", "short_name"]
     ordering_fields = ["name", "id"]
     object_rules = {

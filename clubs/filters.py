@@ -2,22 +2,26 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeAlias
 
 import django_filters
 from anyascii import anyascii
 from django import forms
 from django.db.models import Q, QuerySet
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 from django_countries.django_filters import CountryFilter
 from drf_spectacular.utils import extend_schema_field
 
+from base.fields import BIG
 from clubs import permissions, queries
-from clubs.models import Club, Gender, Membership, Player
+from clubs.models import Club, Federation, Gender, Membership, Player
 
 # Ids and years: none is negative, none is past what a 64-bit column holds (a
 # larger one would overflow the database's integer, a 500 on SQLite).
-FILTER_RANGE = (0, 9_223_372_036_854_775_807)
+FILTER_RANGE = BIG
+
+StrOrPromise: TypeAlias = str | Promise  # a help text, translated when shown
 
 
 @extend_schema_field({"type": "integer", "minimum": FILTER_RANGE[0], "maximum": FILTER_RANGE[1]})
@@ -33,12 +37,26 @@ class IntegerFilter(django_filters.NumberFilter):
         super().__init__(*args, **kwargs)
 
 
-def _name_condition(word: str) -> Q:
-    """One word of a name, in either script: 'Мамедов' also finds 'Mamedov'."""
-    condition = Q(name_native__icontains=word) | Q(name_latin__icontains=word)
+def date_range(
+    field: str, first: StrOrPromise, last: StrOrPromise
+) -> tuple[django_filters.DateFilter, django_filters.DateFilter]:
+    """Two filters, ``<name>_from`` and ``<name>_to``, both inclusive, on a date (or on the
+    day of a moment: ``field`` "created_at__date"), with their help texts."""
+    return (
+        django_filters.DateFilter(field_name=field, lookup_expr="gte", help_text=first),
+        django_filters.DateFilter(field_name=field, lookup_expr="lte", help_text=last),
+    )
+
+
+def name_condition(word: str, prefix: str = "") -> Q:
+    """One word of a player's name (``prefix`` leads to the player: "player__"), in
+    either script: 'Мамедов' also finds 'Mamedov'."""
+    condition = Q(**{f"{prefix}name_native__icontains": word}) | Q(
+        **{f"{prefix}name_latin__icontains": word}
+    )
     latin = anyascii(word).replace("'", "").strip()
     if latin and latin != word:
-        condition |= Q(name_latin__icontains=latin)
+        condition |= Q(**{f"{prefix}name_latin__icontains": latin})
     return condition
 
 
@@ -67,7 +85,7 @@ class PlayerFilter(django_filters.FilterSet):
 
     def filter_name(self, queryset: QuerySet[Player], name: str, value: str) -> QuerySet[Player]:
         for word in value.split():
-            queryset = queryset.filter(_name_condition(word))
+            queryset = queryset.filter(name_condition(word))
         return queryset
 
     def _published(self, queryset: QuerySet[Player], flag: str) -> QuerySet[Player]:
@@ -100,6 +118,17 @@ class PlayerFilter(django_filters.FilterSet):
         )
 
 
+class FederationFilter(django_filters.FilterSet):
+    country = CountryFilter(help_text=_("ISO 3166 country code, such as RU or AZ."))
+    discipline = django_filters.CharFilter(
+        field_name="disciplines__code", help_text=_("Discipline code.")
+    )
+
+    class Meta:
+        model = Federation
+        fields: list[str] = []
+
+
 class ClubFilter(django_filters.FilterSet):
     federation = IntegerFilter(field_name="federation_id", help_text=_("Federation id."))
     city = django_filters.CharFilter(field_name="city", lookup_expr="iexact")
@@ -113,6 +142,10 @@ class ClubFilter(django_filters.FilterSet):
 class MembershipFilter(django_filters.FilterSet):
     player = IntegerFilter(field_name="player_id", help_text=_("Player id."))
     club = IntegerFilter(field_name="club_id", help_text=_("Club id."))
+    federation = IntegerFilter(field_name="club__federation_id", help_text=_("Federation id."))
+    started_from, started_to = date_range(
+        "start", _("Started on or after this day."), _("Started on or before this day.")
+    )
     current = django_filters.BooleanFilter(
         method="filter_current", help_text=_("Only current (true) or only past and future (false).")
     )

@@ -107,6 +107,31 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
             "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
         }
     )
+# Rendered fragments and other short-lived values (base.httpcache): Redis when
+# CACHE_URL names one (shared by every worker process), else each process's memory,
+# which needs no server.  Entries are keyed by versions, so they only have to expire.
+CACHE_URL = env_str("CACHE_URL", "")
+CACHE_TIMEOUT = env_int("CACHE_TIMEOUT", 3600)
+if CACHE_URL.startswith(("redis://", "rediss://", "unix://")):
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": CACHE_URL,
+            "TIMEOUT": CACHE_TIMEOUT,
+            "KEY_PREFIX": "zary",
+        }
+    }
+elif CACHE_URL:
+    raise ImproperlyConfigured(f"CACHE_URL={CACHE_URL!r} is not a redis:// address")
+else:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "TIMEOUT": CACHE_TIMEOUT,
+            # Django's default (300) would not hold one busy event's pages.
+            "OPTIONS": {"MAX_ENTRIES": 5000},
+        }
+    }
 # PostgreSQL: the longest a service waits for a row lock (seconds) before it answers
 # "busy, try again" (base.locking).
 DATABASE_LOCK_TIMEOUT = env_int("DATABASE_LOCK_TIMEOUT", 5)
@@ -251,11 +276,11 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_FILTER_BACKENDS": [
         "django_filters.rest_framework.DjangoFilterBackend",
-        "rest_framework.filters.SearchFilter",
+        "base.filters.SearchFilter",
         "rest_framework.filters.OrderingFilter",
     ],
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
-    "PAGE_SIZE": 50,
+    # Numbered pages of 100 rows, ?page_size= up to 500 (the sizes live in the class).
+    "DEFAULT_PAGINATION_CLASS": "base.pagination.ApiPagination",
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Zary API",

@@ -103,12 +103,17 @@ class MatchViewSet(
         # Each match knows whether its result may be shown (the serializer asks).
         return visibility.hide_results(matches, self.request.user).order_by("-created_at", "-id")
 
-    @extend_schema(summary="Games of a match", responses=GameSerializer(many=True))
-    @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None)
+    @extend_schema(
+        summary="Games of a match",
+        description="In playing order, paged like every list (a money session has no end).",
+        responses=GameSerializer(many=True),
+    )
+    @action(detail=True, methods=["get"], filter_backends=[])
     def games(self, request: Request, pk: str | None = None) -> Response:
         match = self.get_object()
         _require_result_visible(request, match)
-        return Response(GameSerializer(match.games.order_by("number"), many=True).data)
+        page = self.paginate_queryset(match.games.order_by("number"))
+        return self.get_paginated_response(GameSerializer(page, many=True).data)
 
     @extend_schema(
         methods=["GET"],

@@ -7,33 +7,39 @@ endpoint is a fixed number of queries whatever the number of rows.
     /api/rating-pools/                      pools (?federation=, ?discipline=)
     /api/rating-pools/{id}/                 one pool
     /api/rating-pools/{id}/lists/           its published lists, the latest first
-    /api/rating-lists/                      published lists (?pool=)
-    /api/rating-lists/{id}/                 one list with its entries (paginated: ?page=)
+    /api/rating-lists/                      published lists (?pool=, ?date_from=...)
+    /api/rating-lists/{id}/                 one list with a page of its entries
+                                            (?page=, ?page_size=, ?player=, ?name=)
     /api/players/{id}/rating-history/       a player's changes, oldest first (?pool=)
+
+Every list is paged the same way (base.pagination).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-import django_filters
 from django.db.models import Count, Q, QuerySet
 from django.http import Http404
-from django.utils.translation import gettext_lazy as _
 from django_filters.rest_framework import DjangoFilterBackend
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import mixins, viewsets
 from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.routers import BaseRouter
 
+from base.pagination import page_of, page_parameters
 from clubs import permissions
-from clubs.filters import IntegerFilter
 from clubs.models import Player
 from games import visibility
 from ratings import queries
+from ratings.filters import (
+    ListEntriesQuery,
+    RatingHistoryFilter,
+    RatingListFilter,
+    RatingPoolFilter,
+)
 from ratings.models import RatingChange, RatingList, RatingPool
 from ratings.serializers import (
     RatingChangeSerializer,
@@ -42,38 +48,6 @@ from ratings.serializers import (
     RatingListSerializer,
     RatingPoolSerializer,
 )
-
-
-class RatingPoolFilter(django_filters.FilterSet):
-    federation = IntegerFilter(
-        field_name="rated_discipline__federation_id", help_text=_("Federation id.")
-    )
-    federation_slug = django_filters.CharFilter(
-        field_name="rated_discipline__federation__slug", help_text=_("Federation slug.")
-    )
-    discipline = django_filters.CharFilter(
-        field_name="rated_discipline__discipline__code", help_text=_("Discipline code.")
-    )
-
-    class Meta:
-        model = RatingPool
-        fields: list[str] = []
-
-
-class RatingListFilter(django_filters.FilterSet):
-    pool = IntegerFilter(field_name="pool_id", help_text=_("Rating pool id."))
-
-    class Meta:
-        model = RatingList
-        fields: list[str] = []
-
-
-class RatingHistoryFilter(django_filters.FilterSet):
-    pool = IntegerFilter(field_name="pool_id", help_text=_("Rating pool id."))
-
-    class Meta:
-        model = RatingChange
-        fields: list[str] = []
 
 
 def _published_lists(user: Any) -> QuerySet[RatingList]:
@@ -129,16 +103,21 @@ class RatingListViewSet(viewsets.ReadOnlyModelViewSet):
 
     @extend_schema(
         summary="A published list with its entries",
-        description="The entries are paginated like every list here: ?page=2 for the next 50.",
-        parameters=[OpenApiParameter("page", OpenApiTypes.INT, description="Page of entries.")],
+        description="The entries are paged like every list here (?page=2 for the next "
+        "page), best first, and may be narrowed to a player or a name; ranks stay the list's.",
+        parameters=[ListEntriesQuery, *page_parameters()],
         responses=RatingListDetailSerializer,
+        filters=False,
     )
     def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        query = ListEntriesQuery(data=request.query_params)
+        query.is_valid(raise_exception=True)
         rating_list = self.get_object()
-        page = self.paginate_queryset(queries.list_entries(rating_list))
-        entries = self.get_paginated_response(RatingListEntrySerializer(page, many=True).data)
+        entries = query.entries(queries.list_entries(rating_list))
         data = RatingListSerializer(rating_list, context=self.get_serializer_context()).data
-        data["entries"] = entries.data
+        data["entries"] = page_of(
+            entries, request, lambda page: RatingListEntrySerializer(page, many=True).data
+        )
         return Response(data)
 
 

@@ -33,6 +33,10 @@ class RatingPool(models.Model):
         null=True, blank=True, verbose_name=_("computed through match ID")
     )
     computed_at = models.DateTimeField(null=True, blank=True, verbose_name=_("computed at"))
+    # One more whenever the pool's ratings are written or a list of it is published
+    # (ratings.services, under the pool's row lock): the version of its live list
+    # and of the pages that list its lists (ratings.queries.list_version).
+    version = models.PositiveBigIntegerField(default=0, editable=False, verbose_name=_("version"))
 
     class Meta:
         verbose_name = _("rating pool")

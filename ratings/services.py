@@ -35,7 +35,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Count, Max, Min, Q, QuerySet
+from django.db.models import Count, F, Max, Min, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -127,9 +127,18 @@ def _through(pool: RatingPool) -> Key | None:
 
 
 def _mark(pool: RatingPool, position: Key | None) -> None:
+    """Record how far the locked pool is computed; its ratings were just written."""
     pool.computed_through_at, pool.computed_through_match = position or (None, None)
     pool.computed_at = timezone.now()
     pool.save(update_fields=["computed_through_at", "computed_through_match", "computed_at"])
+    _bump_version(pool)
+
+
+def _bump_version(pool: RatingPool) -> None:
+    """The pool's live list (or the lists it has) changed: one more on its version, in
+    the caller's transaction (cached pages are keyed by it, ratings.queries.list_version)."""
+    RatingPool.objects.filter(pk=pool.pk).update(version=F("version") + 1)
+    pool.version += 1
 
 
 # --- Recomputation ---------------------------------------------------------------------
@@ -658,6 +667,7 @@ def publish_list(
             ],
             batch_size=adapters.BULK_BATCH,
         )
+        _bump_version(pool)
         audit(
             by,
             "rating_list.publish",

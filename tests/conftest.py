@@ -97,6 +97,16 @@ def english_by_default(settings):  # type: ignore[no-untyped-def]
         yield
 
 
+@pytest.fixture(autouse=True)
+def empty_cache() -> None:
+    """Every test starts with an empty cache (base.httpcache): a test database rolled
+    back hands out the same primary keys and versions again, and a fragment another
+    test rendered under them must not be served."""
+    from django.core.cache import cache
+
+    cache.clear()
+
+
 @pytest.fixture
 def world() -> World:
     """Two federations, their clubs and players, a user for every role (tests/world.py)."""
@@ -118,6 +128,7 @@ def clean_env(tmp_path: Path) -> dict[str, str]:
         "ALLOWED_HOSTS",
         "TIME_ZONE",
         "LANGUAGE_CODE",
+        "CACHE_URL",
         "DJANGO_ALLOW_ASYNC_UNSAFE",
     }
     env = {k: v for k, v in os.environ.items() if k not in names}

@@ -10,11 +10,12 @@ clubs.permissions first, so a refused write never reaches validation (HTTP
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q, QuerySet
-from django.http import Http404
+from django.http import Http404, HttpResponseBase
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import mixins, status, viewsets
@@ -23,6 +24,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.routers import BaseRouter
 
+from base.httpcache import etag_response
+from base.pagination import page_of, page_parameters
 from clubs import permissions
 from clubs.models import Club, Federation, Player
 from clubs.serializers import service_errors
@@ -40,7 +43,8 @@ from tournaments.serializers import (
     RoundSerializer,
     SeedsSerializer,
     SilentSerializer,
-    StandingsSerializer,
+    StandingsPageSerializer,
+    StandingsSummarySerializer,
     TournamentSerializer,
     TournamentStateSerializer,
 )
@@ -60,8 +64,53 @@ def _payload_id(request: Request, name: str) -> int | None:
         return None
 
 
+def _tournament_asked(request: Request) -> Tournament | None:
+    """The one tournament a list is narrowed to by its ``round`` or ``tournament``
+    parameter (None: not narrowed to one, or no such tournament)."""
+    params = request.query_params
+    try:
+        if params.get("round"):
+            found = Tournament.objects.filter(rounds__pk=int(params["round"]))
+        elif params.get("tournament"):
+            found = Tournament.objects.filter(pk=int(params["tournament"]))
+        else:
+            return None
+    except ValueError:
+        return None
+    return found.select_related("federation", "club").first()
+
+
 def _visible(request: Request) -> QuerySet[Tournament]:
     return tournament_permissions.visible_tournaments(request.user)
+
+
+def _standings_page(request: Request, snapshot: StandingsSnapshot) -> Response:
+    """The snapshot with one page of its rows, narrowed by the rows' filters."""
+    query = filters.StandingsRowsQuery(data=request.query_params)
+    query.is_valid(raise_exception=True)
+    data = StandingsSummarySerializer(snapshot).data
+    data["rows"] = page_of(query.rows(snapshot.rows), request, list)
+    return Response(data)
+
+
+def _versioned(
+    request: Request, tournament: Tournament, build: Callable[[], Response]
+) -> HttpResponseBase:
+    """``build()`` with an ETag of what it shows of the tournament: its public version,
+    what this viewer may see of its results, the address (page, filters) and the format;
+    a reload that still holds it gets 304 (base.httpcache)."""
+    parts = (
+        "api",
+        tournament.pk,
+        tournament.public_version,
+        results_rule.viewer_key(request.user, tournament),
+        request.get_full_path(),
+        request.accepted_renderer.format,
+    )
+    return etag_response(request, parts, build)
+
+
+STANDINGS_PAGE_PARAMETERS = [filters.StandingsRowsQuery, *page_parameters()]
 
 
 @extend_schema_view(
@@ -173,7 +222,8 @@ class TournamentViewSet(
         request=SeedsSerializer,
         responses=EntrySerializer(many=True),
     )
-    @action(detail=True, methods=["post"], filter_backends=[])
+    # A write answers with every entry it seeded, as one list (no pages to come back for).
+    @action(detail=True, methods=["post"], filter_backends=[], pagination_class=None)
     def seed(self, request: Request, pk: str | None = None) -> Response:
         tournament = self._managed()
         given = SeedsSerializer(data=request.data)
@@ -193,7 +243,7 @@ class TournamentViewSet(
         request=None,
         responses=EntrySerializer(many=True),
     )
-    @action(detail=True, methods=["post"], filter_backends=[])
+    @action(detail=True, methods=["post"], filter_backends=[], pagination_class=None)
     def qualifiers(self, request: Request, pk: str | None = None) -> Response:
         tournament = self._managed()
         with service_errors():
@@ -202,17 +252,21 @@ class TournamentViewSet(
 
     @extend_schema(
         summary="Latest standings",
-        description="The latest published standings (managers: the latest, published or not).",
-        responses=StandingsSerializer,
+        description="The latest published standings (managers: the latest, published or not), "
+        "with a page of their rows, best first: each row as in GET /api/standings/{id}/ "
+        "(place, entry, player, name, score, tie-break values, wins, losses, byes, forfeits, "
+        "withdrawn, flight, group).  Narrow the rows to a flight, a player or an entry.",
+        parameters=STANDINGS_PAGE_PARAMETERS,
+        responses=StandingsPageSerializer,
     )
-    @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None)
+    @action(detail=True, methods=["get"], filter_backends=[])
     def standings(self, request: Request, pk: str | None = None) -> Response:
         tournament = self.get_object()
         early = results_rule.sees_unpublished_standings(request.user, tournament)
         snapshot = queries.latest_standings(tournament, published_only=not early)
         if snapshot is None:
             raise Http404
-        return Response(StandingsSerializer(snapshot).data)
+        return _versioned(request, tournament, lambda: _standings_page(request, snapshot))
 
     @extend_schema(
         summary="A flight's bracket, for drawing",
@@ -361,7 +415,8 @@ class RoundViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
         request=EditPairingsSerializer,
         responses=PairingSerializer(many=True),
     )
-    @action(detail=True, methods=["post"], filter_backends=[])
+    # A write answers with the round it edited, as one list (no pages to come back for).
+    @action(detail=True, methods=["post"], filter_backends=[], pagination_class=None)
     def pairings(self, request: Request, pk: str | None = None) -> Response:
         rnd = self._managed()
         given = EditPairingsSerializer(data=request.data)
@@ -399,6 +454,15 @@ class PairingViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.
             .order_by("round__tournament_id", "round__number", "round__flight", "table")
         )
 
+    def list(self, request: Request, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        """The pairings of one tournament (asked by ``round`` or ``tournament``) carry its
+        version as an ETag; a list across tournaments has no one version."""
+        tournament = _tournament_asked(request)
+        if tournament is None:
+            return super().list(request, *args, **kwargs)
+        listed = super().list
+        return _versioned(request, tournament, lambda: listed(request, *args, **kwargs))
+
     @extend_schema(
         summary="Record a forfeit (managers)",
         description="The winner (an entry id of the pairing) wins by forfeit; the match gets "
@@ -420,20 +484,35 @@ class PairingViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.
 @extend_schema_view(
     list=extend_schema(
         summary="Standings snapshots",
-        description="One per round; published ones for everyone, all of them for the managers.",
+        description="One per round; published ones for everyone, all of them for the managers.  "
+        "Without their rows: GET /api/standings/{id}/ pages them.",
+    ),
+    retrieve=extend_schema(
+        summary="A standings snapshot with a page of its rows",
+        description="Rows best first: place, entry, player, name, score, tie-break values in "
+        "the listed order, wins, losses, byes, forfeits, withdrawn, flight and group.  Narrow "
+        "them to a flight, a player or an entry.",
+        parameters=STANDINGS_PAGE_PARAMETERS,
+        responses=StandingsPageSerializer,
     ),
 )
 class StandingsViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
-    serializer_class = StandingsSerializer
+    serializer_class = StandingsSummarySerializer
     filterset_class = filters.StandingsFilter
     ordering_fields = ["after_round", "id"]
 
     def get_queryset(self) -> QuerySet[StandingsSnapshot]:
-        return (
+        snapshots = (
             StandingsSnapshot.objects.filter(tournament__in=_visible(self.request))
             .filter(results_rule.shown_standings_q(self.request.user))
             .order_by("tournament_id", "-after_round")
         )
+        # A list reads no rows: a 1,000-player table in each snapshot would make it huge.
+        return snapshots.defer("rows") if self.action == "list" else snapshots
+
+    def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        snapshot = self.get_object()
+        return _versioned(request, snapshot.tournament, lambda: _standings_page(request, snapshot))
 
     @extend_schema(
         summary="Publish the standings (managers)",

@@ -11,6 +11,10 @@ is fed from.  ``draw_flight`` lays every section out as its own tree:
   when it is fed from elsewhere (drops from another section or flight);
 * a connector runs from each feeder's right edge to the match's left edge.
 
+A section too large for one page is cut into parts (``split_section``): the
+subtrees under runs of its first column, then the last rounds, each drawn with
+the section's own column titles (``draw_section``).
+
 The result is plain numbers and strings for ``templates/tournaments/_bracket.html``
 (no JavaScript: the page works as it is printed).
 """
@@ -34,6 +38,9 @@ GAP_Y = 14
 PAD = 6
 HEAD = 24
 NAME_CHARS = 19  # a bold (winning) name of 19 characters still clears the score
+
+# A section's columns (``queries.bracket_view``'s, or a part of them): matches top to bottom.
+Columns = list[Sequence[Mapping[str, Any]]]
 
 
 @dataclass
@@ -131,25 +138,73 @@ def draw_flight(
     (``tournaments.services.visibility.hide_bracket_results``).
     """
     hidden = set(hidden)
-    by_section: dict[str, list[Sequence[Mapping[str, Any]]]] = {}
+    return [_layout(key, cols, hidden, match_url) for key, cols in by_section(columns).items()]
+
+
+def by_section(columns: Sequence[Sequence[Mapping[str, Any]]]) -> dict[str, Columns]:
+    """A flight's columns (``queries.bracket_view``) grouped by section, in order."""
+    out: dict[str, Columns] = {}
     for column in columns:
         if column:
-            by_section.setdefault(str(column[0].get("section") or flights.MAIN), []).append(column)
-    return [_layout(key, cols, hidden, match_url) for key, cols in by_section.items()]
+            out.setdefault(str(column[0].get("section") or flights.MAIN), []).append(column)
+    return out
+
+
+def split_section(columns: Columns, most: int) -> list[Columns]:
+    """A section's columns cut into parts of about ``most`` matches at most: the subtrees
+    under runs of its first column's matches (a power of two of them, each with the
+    later matches fed only from inside that run), then one part with the rest (the
+    last rounds, and matches fed from several runs or only from other sections)."""
+    if not columns:
+        return []
+    run = 1
+    while run * 4 <= most:
+        run *= 2
+    part_of: dict[str, int] = {}
+    first = sorted(columns[0], key=lambda m: m.get("index", 0))
+    for k, m in enumerate(first):
+        part_of[m["slot"]] = k // run
+    rest = -1
+    for column in columns[1:]:
+        for m in column:
+            feeders = {part_of[s] for s in m.get("feeds_from") or [] if s in part_of}
+            part_of[m["slot"]] = feeders.pop() if len(feeders) == 1 else rest
+    parts = sorted(set(part_of.values()), key=lambda p: (p == rest, p))
+    out: list[Columns] = []
+    for part in parts:
+        cut: Columns = [[m for m in column if part_of[m["slot"]] == part] for column in columns]
+        out.append([column for column in cut if column])
+    return out
+
+
+def draw_section(
+    key: str, columns: Columns, *, whole: Columns, hidden: Iterable[str] = ()
+) -> Section:
+    """``columns``, a part of section ``key`` (``split_section``), laid out as a tree with
+    the column titles of the ``whole`` section ("Final" only over the final)."""
+    titles = {
+        column[0].get("round"): _column_title(key, column, k, len(whole))
+        for k, column in enumerate(whole)
+    }
+    return _layout(key, columns, set(hidden), True, titles)
 
 
 def _layout(
     key: str,
-    columns: list[Sequence[Mapping[str, Any]]],
+    columns: Columns,
     hidden: set[str],
     match_url: bool,
+    titles: Mapping[Any, str] | None = None,
 ) -> Section:
     placed: dict[str, Box] = {}
     section = Section(key=key, title=flights.section_title(key), width=0, height=0)
     bottom = HEAD
     for k, column in enumerate(columns):
         x = PAD + k * (BOX_W + GAP_X)
-        section.columns.append((x, _column_title(key, column, k, len(columns))))
+        title = _column_title(key, column, k, len(columns))
+        if titles is not None:
+            title = titles.get(column[0].get("round"), title)
+        section.columns.append((x, title))
         last_bottom = HEAD - GAP_Y
         for m in sorted(column, key=lambda m: m.get("index", 0)):
             feeders = [placed[s] for s in m.get("feeds_from") or [] if s in placed]

@@ -128,6 +128,14 @@ class Tournament(TimeControl):
     standings_requested_at = models.DateTimeField(
         null=True, blank=True, editable=False, verbose_name=_("standings requested at")
     )
+    # Bumped in the same transaction by every service that changes what the public
+    # pages, pairings or standings show (services.common.bump_public_version): the
+    # version their cached renderings and ETags are keyed by (base.httpcache).  A
+    # service that saves the whole row read it under the row lock first
+    # (services.common.lock_tournament), so it never writes an older value back.
+    public_version = models.PositiveBigIntegerField(
+        default=0, editable=False, verbose_name=_("public version")
+    )
     webhook_url = models.URLField(_("webhook URL"), blank=True)
     webhook_secret = models.CharField(
         max_length=64, default=new_webhook_secret, editable=False, verbose_name=_("webhook secret")

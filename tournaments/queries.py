@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Count, Prefetch, Q, QuerySet
 from django.shortcuts import get_object_or_404
 
 from clubs.models import Federation
@@ -20,6 +20,7 @@ from tournaments import permissions as tournament_permissions
 from tournaments.formats import flights, registry
 from tournaments.models import (
     Entry,
+    EntryStatus,
     Pairing,
     Round,
     RoundState,
@@ -226,3 +227,105 @@ def bracket_view(tournament: Tournament, flight: str = flights.MAIN) -> list[lis
             }
         )
     return [sorted(column, key=lambda x: x["index"]) for _key, column in sorted(columns.items())]
+
+
+# --- The public pages, a page at a time (a fixed number of queries whatever the field)
+
+
+def public_rounds(tournament: Tournament) -> QuerySet[Round]:
+    """The tournament's rounds in playing order, each with its tournament and
+    ``pairing_count`` (one query, a row per round)."""
+    return (
+        Round.objects.filter(tournament=tournament)
+        .select_related("tournament")
+        .annotate(pairing_count=Count("pairings"))
+        .order_by("number", "flight")
+    )
+
+
+def round_pairings(rnd: Round, start: int, stop: int) -> list[Pairing]:
+    """Tables ``start``..``stop`` (by table number) of ``rnd``, with their players and
+    match, each pointing at ``rnd`` (and its tournament) for the visibility rule (one query)."""
+    pairings = list(
+        Pairing.objects.filter(round=rnd)
+        .select_related("entry1__player", "entry2__player", "match")
+        .order_by("table")[start:stop]
+    )
+    for pairing in pairings:
+        pairing.round = rnd
+    return pairings
+
+
+def round_progress(rounds: Iterable[Round]) -> StandingsRounds:
+    """``standings_rounds`` from the rounds alone, plus one query for the pairings of
+    the rounds from the first started one that is not closed: every closed round before
+    it counts whatever its pairings say, so the round in play is all that is read."""
+    played = sorted(
+        (r for r in rounds if r.state in PLAYED_ROUND_STATES), key=lambda r: (r.started_at, r.pk)
+    )
+    first_open = next(
+        (k for k, r in enumerate(played) if r.state != RoundState.CLOSED), len(played)
+    )
+    counted, tail = played[:first_open], {r.pk: r for r in played[first_open:]}
+    if not tail:
+        return StandingsRounds(counted, [])
+    pairings = list(
+        Pairing.objects.filter(round__in=list(tail)).select_related("match").order_by("table")
+    )
+    for pairing in pairings:
+        pairing.round = tail[pairing.round_id]
+    rest = standings_rounds(pairings)
+    return StandingsRounds(counted + rest.counted, rest.in_play)
+
+
+@dataclass(frozen=True)
+class EntryCount:
+    total: int
+    active: int
+
+
+def entry_count(tournament: Tournament) -> EntryCount:
+    """How many entered, and how many of them have not withdrawn (one query)."""
+    counts = Entry.objects.filter(tournament=tournament).aggregate(
+        total=Count("id"), active=Count("id", filter=~Q(status=EntryStatus.WITHDRAWN))
+    )
+    return EntryCount(counts["total"], counts["active"])
+
+
+def entries_slice(tournament: Tournament, start: int, stop: int) -> list[Entry]:
+    """Entries ``start``..``stop`` in the order of ``entries`` (one query)."""
+    return list(entries(tournament)[start:stop])
+
+
+def find_entries(tournament: Tournament, text: str, limit: int) -> list[Entry]:
+    """The tournament's entries whose player's name (either script) contains ``text``,
+    at most ``limit`` of them (one query)."""
+    text = text.strip()
+    if not text:
+        return []
+    named = Q(player__name_native__icontains=text) | Q(player__name_latin__icontains=text)
+    return list(entries(tournament).filter(named)[:limit])
+
+
+def public_entry(tournament: Tournament, entry_id: int) -> Entry:
+    """One entry of the tournament with its player, or 404 (one query)."""
+    entry = get_object_or_404(
+        Entry.objects.select_related("player", "player__federation"),
+        tournament=tournament,
+        pk=entry_id,
+    )
+    entry.tournament = tournament
+    return entry
+
+
+def entry_pairings(entry: Entry) -> list[Pairing]:
+    """Every pairing of ``entry`` with its round (and the entry's tournament), both
+    players and the match, in the order the rounds were paired (one query)."""
+    pairings = list(
+        Pairing.objects.filter(Q(entry1=entry) | Q(entry2=entry))
+        .select_related("round", "entry1__player", "entry2__player", "match")
+        .order_by("round__number", "round__flight")
+    )
+    for pairing in pairings:
+        pairing.round.tournament = entry.tournament
+    return pairings

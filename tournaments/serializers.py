@@ -429,25 +429,37 @@ class ForfeitSerializer(serializers.Serializer):
     reason = serializers.CharField(max_length=2000)
 
 
-class StandingsSerializer(serializers.ModelSerializer):
-    """Standings after a round: rows best first (place, entry, player, name, score,
-    tie-break values in the listed order, wins, losses, byes, forfeits, withdrawn,
-    flight and group).  Unpublished snapshots are seen by the managers only."""
+class StandingsSummarySerializer(serializers.ModelSerializer):
+    """Standings after a round, without their rows (the list of snapshots: rows are read
+    one table at a time, a page at a time).  Unpublished snapshots are seen by the
+    managers only."""
 
-    rows = serializers.JSONField(read_only=True)
     tie_breaks = serializers.ListField(child=serializers.CharField(), read_only=True)
 
     class Meta:
         model = StandingsSnapshot
-        fields = [
-            "id",
-            "tournament",
-            "after_round",
-            "tie_breaks",
-            "rows",
-            "computed_at",
-            "published_at",
-        ]
+        fields = ["id", "tournament", "after_round", "tie_breaks", "computed_at", "published_at"]
+        read_only_fields = fields
+
+
+class StandingsRowPageSerializer(serializers.Serializer):
+    """One page of a standings table's rows (``?page=``), best first."""
+
+    count = serializers.IntegerField()
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = serializers.ListField(child=serializers.DictField())
+
+
+class StandingsPageSerializer(StandingsSummarySerializer):
+    """A standings snapshot with one page of its rows, best first: place, entry, player,
+    name, score, tie-break values in the listed order, wins, losses, byes, forfeits,
+    withdrawn, flight and group."""
+
+    rows = StandingsRowPageSerializer()
+
+    class Meta(StandingsSummarySerializer.Meta):
+        fields = [*StandingsSummarySerializer.Meta.fields, "rows"]
         read_only_fields = fields
 
 

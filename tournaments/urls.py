@@ -12,6 +12,28 @@ urlpatterns = [
     # Public
     path("f/<slug:federation>/tournaments/", public.tournament_list, name="public_list"),
     path("f/<slug:federation>/t/<slug:slug>/", public.tournament_page, name="public"),
+    path(
+        "f/<slug:federation>/t/<slug:slug>/round/<slug:flight>/<int:number>/",
+        public.round_page,
+        name="public_round",
+    ),
+    path(
+        "f/<slug:federation>/t/<slug:slug>/standings/",
+        public.standings_page,
+        name="public_standings",
+    ),
+    path(
+        "f/<slug:federation>/t/<slug:slug>/bracket/<slug:flight>/",
+        public.bracket_page,
+        name="public_bracket",
+    ),
+    path("f/<slug:federation>/t/<slug:slug>/entries/", public.entries_page, name="public_entries"),
+    path("f/<slug:federation>/t/<slug:slug>/find/", public.find_player, name="public_find"),
+    path(
+        "f/<slug:federation>/t/<slug:slug>/player/<int:entry>/",
+        public.player_page,
+        name="public_player",
+    ),
     # The organizer console
     path("organize/", console.tournament_list, name="organize"),
     path("organize/new/", console.tournament_new, name="new"),

@@ -5,21 +5,40 @@ rating history with its chart.
 Anyone reads the pools of public federations (signed-in staff also those of
 the federations they may see, clubs.permissions.visible_federations).  Each
 page is a fixed number of queries whatever the number of rows.
+
+A list's page shows ratings.queries.PAGE_SIZE rows (``?page=N``) or the players
+a search finds (``?q=``), each with its rank in the whole list; the files hold
+the whole list.  Its table is rendered once per version of the list
+(base.httpcache.fragment, keyed by ratings.queries.list_version) and a reload
+whose ETag still holds is a 304.
 """
 
 from __future__ import annotations
 
 import datetime
+import re
+import time
+from collections.abc import Callable
 from typing import Any
 
+from django.contrib import messages
+from django.core.paginator import InvalidPage
 from django.db.models import Q
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponsePermanentRedirect
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBase,
+    HttpResponsePermanentRedirect,
+)
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import formats, timezone
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
+from base import httpcache
 from clubs import permissions
 from clubs.models import FederationDiscipline, Player
 from games import visibility
@@ -28,6 +47,10 @@ from ratings.forms import PublishForm
 from ratings.models import RatingChange, RatingList, RatingPool
 from ratings.templatetags.rating_pages import rating as format_rating
 from ratings.templatetags.rating_pages import signed
+
+PAGE_NUMBER = re.compile(r"[0-9]{1,9}")
+SEARCH_MAX_LENGTH = 100
+NAMES_FRESH_SECONDS = 600
 
 CONTENT_TYPES = {
     "csv": "text/csv; charset=utf-8",
@@ -57,32 +80,125 @@ def _base_context(link: FederationDiscipline, pool: RatingPool | None) -> dict[s
     }
 
 
-def pool_list(request: HttpRequest, slug: str, code: str) -> HttpResponse:
+def _requested_page(request: HttpRequest) -> int:
+    """``?page=N``, a whole number from 1 (default 1); anything else is a 404, like a
+    page past the last (base.pagination: the API pages the same way)."""
+    number = request.GET.get("page", "1")
+    if not PAGE_NUMBER.fullmatch(number):
+        raise Http404(_("No such page."))
+    return int(number)
+
+
+def _search(request: HttpRequest) -> tuple[str, tuple[str, ...]]:
+    """``?q=``: the text as typed (shown back in the box) and its folded words."""
+    text = " ".join(request.GET.get("q", "")[:SEARCH_MAX_LENGTH].split())
+    return text, queries.search_words(text)
+
+
+def _list_response(
+    request: HttpRequest,
+    context: dict[str, Any],
+    key: tuple[Any, ...],
+    read: Callable[[], queries.ListPage],
+) -> HttpResponseBase:
+    """The list page.  Its table (one page of the list with its page links, or the
+    result of a search) is rendered once per ``key`` and served from the cache: the
+    viewer's request does not change it (relative links, no form, no token).  A
+    reload that still holds the page's ETag is a 304 and nothing is read or rendered."""
+
+    def table() -> str:
+        try:
+            page = read()
+        except InvalidPage:
+            raise Http404(_("No such page.")) from None
+        # The page links keep ?live=1 where the live list is not the default.
+        live = context["mode"] == "live" and context["latest"] is not None
+        table_context = {**context, "list_page": page, "live": live}
+        html: str = render_to_string("ratings/_list_table.html", table_context)
+        return html
+
+    def build() -> HttpResponse:
+        list_html = httpcache.fragment(key, table)
+        return render(request, "ratings/pool.html", {**context, "list_html": list_html})
+
+    link = context["link"]
+    form = context["publish_form"]
+    # Besides the table the page shows the names around it and the publish form.
+    parts = (
+        key,
+        context["mode"],
+        context["q"],
+        link.federation.name,
+        link.discipline.name,
+        link.rating_system,
+        str(form.initial["date"]) if form is not None else "",
+    )
+    if len(messages.get_messages(request)):
+        # A message (the publish form's answer) is shown once, on this page: a 304
+        # would leave the browser's copy without it.  Counting does not consume it.
+        return build()
+    return httpcache.etag_response(request, parts, build)
+
+
+def pool_list(request: HttpRequest, slug: str, code: str) -> HttpResponseBase:
     """The pool's latest published list with players (never an empty one); the live
     ratings when asked (``?live=1``) or while no such list is published."""
     link, pool = pool_page(request, slug, code)
     context = _base_context(link, pool)
-    latest = queries.latest_list(pool) if pool is not None else None
+    number = _requested_page(request)
+    text, words = _search(request)
     if pool is None:
-        mode, rows = "none", []
-    elif latest is not None and request.GET.get("live") != "1":
-        mode, rows = "published", queries.list_rows(latest)
-    else:
-        mode, rows = "live", queries.live_rows(pool, latest)
-    can_publish = pool is not None and permissions.can(request.user, "rating_list.publish", pool)
+        context.update(mode="none", latest=None, can_publish=False, q=text)
+        return render(request, "ratings/pool.html", context)
+    latest = queries.latest_list(pool)
+    mode = "published" if latest is not None and request.GET.get("live") != "1" else "live"
+    can_publish = permissions.can(request.user, "rating_list.publish", pool)
     context.update(
         mode=mode,
-        rows=rows,
         rating_list=latest if mode == "published" else None,
         latest=latest,
         can_publish=can_publish,
         publish_form=(
-            PublishForm(initial={"date": services.default_list_date(pool)})
-            if can_publish and pool is not None
-            else None
+            PublishForm(initial={"date": services.default_list_date(pool)}) if can_publish else None
         ),
+        q=text,
+        searching=bool(words),
     )
-    return render(request, "ratings/pool.html", context)
+    if mode == "published" and latest is not None:
+        key = _published_key(pool, latest, context["glicko"], number, text)
+        return _list_response(
+            request, context, key, lambda: queries.list_page(latest, number, words)
+        )
+    key = _live_key(pool, latest, context["glicko"], number, text)
+    return _list_response(
+        request, context, key, lambda: queries.live_page(pool, latest, number, words)
+    )
+
+
+def _names_period() -> int:
+    """The current period of NAMES_FRESH_SECONDS.  The versions of a list do not move
+    when a player or a club is renamed or a player changes clubs; a table shows
+    names and clubs at most that much late."""
+    return int(time.time()) // NAMES_FRESH_SECONDS
+
+
+def _published_key(
+    pool: RatingPool, rating_list: RatingList, glicko: bool, number: int, search: str
+) -> tuple[Any, ...]:
+    """What a page of a published list shows: the list is frozen, its own version
+    names its rows (the same table on the pool's page and on the list's own)."""
+    version = queries.list_version(pool, rating_list)
+    return ("rating-list", version, glicko, _names_period(), number, search)
+
+
+def _live_key(
+    pool: RatingPool, latest: RatingList | None, glicko: bool, number: int, search: str
+) -> tuple[Any, ...]:
+    """What a page of the live list shows: it changes with every rated match (the
+    pool's list version) and compares with the latest published list."""
+    version = queries.list_version(pool)
+    previous = latest.pk if latest is not None else None
+    return ("rating-live", version, previous, glicko, _names_period(), number, search)
 
 
 def archive(request: HttpRequest, slug: str, code: str) -> HttpResponse:
@@ -92,28 +208,37 @@ def archive(request: HttpRequest, slug: str, code: str) -> HttpResponse:
     return render(request, "ratings/archive.html", context)
 
 
-def _published(pool: RatingPool | None, date: datetime.date) -> RatingList:
+def _published(pool: RatingPool | None, date: datetime.date) -> tuple[RatingPool, RatingList]:
     if pool is None:
         raise Http404(_("No list was published at this date."))
     try:
-        return queries.published_list(pool, date)
+        return pool, queries.published_list(pool, date)
     except RatingList.DoesNotExist:
         raise Http404(_("No list was published at this date.")) from None
 
 
-def list_detail(request: HttpRequest, slug: str, code: str, date: datetime.date) -> HttpResponse:
-    link, pool = pool_page(request, slug, code)
-    rating_list = _published(pool, date)
+def list_detail(
+    request: HttpRequest, slug: str, code: str, date: datetime.date
+) -> HttpResponseBase:
+    """A published list, a page at a time, searchable like the pool's list."""
+    link, found = pool_page(request, slug, code)
+    pool, rating_list = _published(found, date)
+    number = _requested_page(request)
+    text, words = _search(request)
     context = _base_context(link, pool)
     context.update(
         mode="archived",
-        rows=queries.list_rows(rating_list),
         rating_list=rating_list,
         latest=None,
         can_publish=False,
         publish_form=None,
+        q=text,
+        searching=bool(words),
     )
-    return render(request, "ratings/pool.html", context)
+    key = _published_key(pool, rating_list, context["glicko"], number, text)
+    return _list_response(
+        request, context, key, lambda: queries.list_page(rating_list, number, words)
+    )
 
 
 def _file(
@@ -135,8 +260,8 @@ def list_export(
     request: HttpRequest, slug: str, code: str, date: datetime.date, fmt: str
 ) -> HttpResponse:
     """A published list as a CSV or XLSX file."""
-    link, pool = pool_page(request, slug, code)
-    rating_list = _published(pool, date)
+    link, found = pool_page(request, slug, code)
+    pool, rating_list = _published(found, date)
     return _file(link, pool, queries.list_rows(rating_list), date.isoformat(), fmt)
 
 

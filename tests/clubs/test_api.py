@@ -10,6 +10,7 @@ import pytest
 from clubs.models import AuditEntry, Club, Membership, Player, Role
 from tests.factories import (
     ClubFactory,
+    DisciplineFactory,
     FederationFactory,
     MembershipFactory,
     PlayerFactory,
@@ -372,16 +373,35 @@ def test_club_and_membership_filters(client) -> None:
     assert ids(get(client, "/api/memberships/", club=ganja.pk)) == {former.pk, other.pk}
     assert ids(get(client, "/api/memberships/", player=player.pk, current="true")) == {current.pk}
     assert ids(get(client, "/api/memberships/", player=player.pk, current="false")) == {former.pk}
+    elsewhere = MembershipFactory()  # a club of another federation
+    in_federation = ids(get(client, "/api/memberships/", federation=federation.pk))
+    assert in_federation == {current.pk, former.pk, other.pk}
+    assert ids(get(client, "/api/memberships/", federation=elsewhere.club.federation_id)) == {
+        elsewhere.pk
+    }
+    assert ids(get(client, "/api/memberships/", player=player.pk, started_to=PAST)) == {former.pk}
 
 
-def test_lists_are_paginated_by_fifty(client) -> None:
+def test_federation_filters(client) -> None:
+    azerbaijan = FederationFactory(country="AZ")
+    russia = FederationFactory(country="RU")
+    discipline = DisciplineFactory()
+    azerbaijan.disciplines.add(discipline)
+    assert ids(get(client, "/api/federations/", country="AZ")) == {azerbaijan.pk}
+    assert ids(get(client, "/api/federations/", discipline=discipline.code)) == {azerbaijan.pk}
+    assert russia.pk in ids(get(client, "/api/federations/", country="RU"))
+
+
+def test_lists_are_paginated(client) -> None:
+    """By 100 rows (tests/config/test_api_pagination.py pins the sizes); a page size asked."""
     federation = FederationFactory()
     PlayerFactory.create_batch(51, federation=federation)
-    first = get(client, "/api/players/")
+    first = get(client, "/api/players/", page_size=50)
     assert first["count"] == 51
     assert len(first["results"]) == 50
     assert first["next"] is not None
-    assert len(get(client, "/api/players/", page=2)["results"]) == 1
+    assert len(get(client, "/api/players/", page=2, page_size=50)["results"]) == 1
+    assert len(get(client, "/api/players/")["results"]) == 51
 
 
 @pytest.mark.parametrize("size", [2, 40])

@@ -269,11 +269,33 @@ HUGE = 2**63  # one past the largest id a BigAutoField holds
         f"/api/tournaments/{HUGE}/",
         f"/api/players/{HUGE * 10**6}/",
         f"/api/rating-lists/{HUGE}/",
-        f"/api/players/?page={HUGE}",
     ],
 )
-def test_a_huge_id_or_page_is_not_found(client, url: str) -> None:  # type: ignore[no-untyped-def]
+def test_a_huge_id_is_not_found(client, url: str) -> None:  # type: ignore[no-untyped-def]
     assert client.get(url).status_code == 404
+
+
+@pytest.mark.parametrize("page", [HUGE, "9" * 5000, 0, -1, "x", "last"])
+def test_a_page_number_outside_its_range_is_a_400_naming_it(client, page: object) -> None:  # type: ignore[no-untyped-def]
+    response = client.get("/api/players/", {"page": page}, HTTP_ACCEPT_LANGUAGE="en")
+    assert response.status_code == 400, response.content
+    assert set(response.json()) == {"page"}
+
+
+def test_every_integer_of_a_query_string_is_bounded(schema) -> None:  # type: ignore[no-untyped-def]
+    """Ids, page numbers and sizes, round numbers: each has a minimum and a maximum."""
+    checked, unbounded = 0, []
+    for path, operations in schema["paths"].items():
+        for method, operation in operations.items():
+            for parameter in operation.get("parameters", []):
+                node = resolve(schema, parameter.get("schema", {}))
+                if parameter["in"] != "query" or node.get("type") != "integer":
+                    continue
+                checked += 1
+                if "enum" not in node and not {"minimum", "maximum"} <= node.keys():
+                    unbounded.append(f"{method.upper()} {path} ?{parameter['name']}")
+    assert checked >= 50, "the walk found no integer parameters"
+    assert unbounded == []
 
 
 @pytest.mark.parametrize(

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from django.utils import timezone
 
 from clubs.models import Role
 from games import services
@@ -74,6 +75,16 @@ def test_matches_filter_by_player_state_and_federation(client) -> None:
     assert ids(get(client, "/api/matches/", result_status="pending")) == {first.pk}
     row = get(client, f"/api/matches/{first.pk}/")
     assert row["player1_name"] == str(first.player1) and row["discipline"] == "short-standard"
+    today = timezone.localdate().isoformat()
+    assert ids(get(client, "/api/matches/", created_from=today)) == {first.pk, second.pk}
+    assert ids(get(client, "/api/matches/", created_to="2000-01-01")) == set()
+    assert ids(get(client, "/api/matches/", finished_from=today)) == {first.pk}
+    assert ids(get(client, "/api/matches/", finished_to="2000-01-01")) == set()
+    assert ids(get(client, "/api/matches/", tournament=1)) == set()  # friendlies, no tournament
+    reports = get(client, "/api/reports/", created_from=today, player=first.player1_id)
+    assert {r["match"] for r in reports["results"]} == {first.pk}
+    assert get(client, "/api/reports/", created_to="2000-01-01")["count"] == 0
+    assert client.get("/api/reports/", {"created_from": "yesterday"}).status_code == 400
 
 
 def test_a_player_arranges_a_match_and_a_stranger_cannot(client) -> None:
@@ -107,7 +118,7 @@ def test_a_player_arranges_a_match_and_a_stranger_cannot(client) -> None:
 def test_games_and_turns_of_a_recorded_match(client) -> None:
     match = MatchFactory(length=1)
     play_out(match, seed=3)
-    games = get(client, f"/api/matches/{match.pk}/games/")
+    games = get(client, f"/api/matches/{match.pk}/games/")["results"]
     stored = list(match.games.order_by("number"))
     assert [(g["number"], g["winner"], g["points"]) for g in games] == [
         (g.number, g.winner, g.points) for g in stored
@@ -294,8 +305,8 @@ def test_turn_and_game_lists_query_counts_are_constant(
     # the match, count, page
     with django_assert_num_queries(3):
         get(client, f"/api/matches/{match.pk}/turns/")
-    # the match, games
-    with django_assert_num_queries(2):
+    # the match, count, page
+    with django_assert_num_queries(3):
         get(client, f"/api/matches/{match.pk}/games/")
 
 

@@ -105,12 +105,13 @@ def test_a_list_with_its_entries_paginated(client) -> None:
             for i, r in enumerate(ratings)
         ],
     )
-    payload = get(client, f"/api/rating-lists/{rating_list.pk}/")
+    assert len(get(client, f"/api/rating-lists/{rating_list.pk}/")["entries"]["results"]) == 60
+    payload = get(client, f"/api/rating-lists/{rating_list.pk}/", page_size=50)
     assert payload["id"] == rating_list.pk and payload["date"] == "2024-01-31"
     assert payload["pool"] == pool.pk and payload["entry_count"] == 60
     entries = payload["entries"]
     assert entries["count"] == 60 and len(entries["results"]) == 50
-    assert entries["next"].endswith(f"/api/rating-lists/{rating_list.pk}/?page=2")
+    assert entries["next"].endswith(f"/api/rating-lists/{rating_list.pk}/?page=2&page_size=50")
     first = entries["results"][0]
     player = ratings[0].player
     assert first == {
@@ -127,8 +128,34 @@ def test_a_list_with_its_entries_paginated(client) -> None:
         "provisional": True,
         "change": 1.5,
     }
-    page2 = get(client, f"/api/rating-lists/{rating_list.pk}/", page=2)["entries"]
+    page2 = get(client, f"/api/rating-lists/{rating_list.pk}/", page=2, page_size=50)["entries"]
     assert [e["rank"] for e in page2["results"]] == list(range(51, 61))
+
+
+def test_a_list_s_entries_narrowed_to_a_player_or_a_name(client) -> None:
+    pool = make_pool()
+    ratings = make_ratings(pool, 12)
+    rating_list = make_list(pool, JAN, [{"player": r.player, "rating": r.rating} for r in ratings])
+    url = f"/api/rating-lists/{rating_list.pk}/"
+    tenth = ratings[9].player
+    (found,) = get(client, url, player=tenth.pk)["entries"]["results"]
+    assert (found["rank"], found["player"]["id"]) == (10, tenth.pk)  # the list's rank, kept
+    by_name = get(client, url, name=tenth.name_latin)["entries"]["results"]
+    assert tenth.pk in {e["player"]["id"] for e in by_name}
+    by_native = get(client, url, name=tenth.name_native)["entries"]["results"]
+    assert {e["player"]["id"] for e in by_native} == {e["player"]["id"] for e in by_name}
+    assert get(client, url, name="nobody-is-called-this")["entries"]["count"] == 0
+    assert client.get(url, {"player": "x"}).status_code == 400
+
+
+def test_rating_lists_filtered_by_federation_discipline_and_date(client, pools) -> None:
+    short = pools.short.rated_discipline
+    assert get(client, "/api/rating-lists/", discipline=short.discipline.code)["count"] == 2
+    assert get(client, "/api/rating-lists/", federation=short.federation_id)["count"] == 2
+    dates = sorted(r["date"] for r in get(client, "/api/rating-lists/")["results"])
+    assert get(client, "/api/rating-lists/", date_from=dates[-1])["count"] == 1
+    assert get(client, "/api/rating-lists/", date_to=dates[0])["count"] == 1
+    assert client.get("/api/rating-lists/", {"date_from": "2024-02-30"}).status_code == 400
 
 
 def test_drafts_and_hidden_lists_are_not_found(client, pools) -> None:

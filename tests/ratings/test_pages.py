@@ -139,12 +139,14 @@ def test_current_list_query_count_is_constant(client, django_assert_num_queries,
     make_list(
         pool, JAN, [{"player": r.player, "rating": r.rating} for r in make_ratings(pool, size)]
     )
-    # the discipline with federation and pool, the latest list, its entries with players
-    with django_assert_num_queries(3):
+    # the discipline with federation and pool, the latest list, its number of
+    # entries, the page's entries with players, their clubs
+    with django_assert_num_queries(5):
         html = page(client, pool_url(pool))
     assert len(body_rows(html)) == size
-    # live: + the current ratings with players and the latest list's ratings
-    with django_assert_num_queries(4):
+    # live: the current ratings, the latest list's ratings, the page's players and
+    # their clubs
+    with django_assert_num_queries(6):
         html = page(client, pool_url(pool) + "?live=1")
     assert len(body_rows(html)) == size
 

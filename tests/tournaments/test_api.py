@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import json
 
 import pytest
@@ -70,6 +71,42 @@ def test_entries_and_pairings_follow_the_tournament(client, world) -> None:  # t
     assert get(client, "/api/pairings/", round=rnd.pk)["count"] == 0
     client.force_login(world.fed_admin)
     assert get(client, "/api/pairings/", round=rnd.pk)["count"] == 2
+
+
+def test_every_list_filters_by_its_keys(client, world) -> None:  # type: ignore[no-untyped-def]
+    t, admin = world.running_swiss, world.fed_admin
+    first = play_round(services.pair_next_round(t, by=admin), admin)
+    services.compute_standings(t)
+    second = services.pair_next_round(t, by=admin)
+    Tournament.objects.filter(pk=t.pk).update(starts_on=datetime.date(2025, 5, 1))
+    assert ids(get(client, "/api/tournaments/", starts_from="2025-05-01")) == {t.pk}
+    assert ids(get(client, "/api/tournaments/", starts_to="2025-04-30")) == set()
+    in_federation = get(client, "/api/entries/", federation=world.federation.pk)
+    assert in_federation["count"] == 4
+    assert get(client, "/api/entries/", federation=world.other_federation.pk)["count"] == 0
+    assert ids(get(client, "/api/rounds/", tournament=t.pk, number=2)) == {second.pk}
+    assert ids(get(client, "/api/rounds/", tournament=t.pk, flight="main")) == {
+        first.pk,
+        second.pk,
+    }
+    second_tables = set(second.pairings.values_list("pk", flat=True))
+    assert ids(get(client, "/api/pairings/", tournament=t.pk, round_number=2)) == second_tables
+    pairing = first.pairings.select_related("entry1").first()
+    mine = ids(get(client, "/api/pairings/", player=pairing.entry1.player_id))
+    assert len(mine) == 2 and pairing.pk in mine  # one table a round
+    assert ids(get(client, "/api/pairings/", entry=pairing.entry1_id)) == mine
+    assert get(client, "/api/standings/", tournament=t.pk, after_round=1)["count"] == 1
+    assert get(client, "/api/standings/", tournament=t.pk, after_round=2)["count"] == 0
+    assert get(client, "/api/standings/", published="false")["count"] == 0
+    matches = get(client, "/api/matches/", tournament=t.pk)
+    assert {m["id"] for m in matches["results"]} == set(
+        first.pairings.values_list("match_id", flat=True)
+    )
+    assert get(client, "/api/matches/", tournament=world.hidden_swiss.pk)["count"] == 0
+    for bad in ({"starts_from": "2025-13-01"}, {"round_number": "x"}, {"number": -1}):
+        url = "/api/pairings/" if "round_number" in bad else "/api/rounds/"
+        url = "/api/tournaments/" if "starts_from" in bad else url
+        assert client.get(url, bad).status_code == 400, bad
 
 
 def test_results_of_a_silent_round_are_hidden_until_released(client, world) -> None:  # type: ignore[no-untyped-def]

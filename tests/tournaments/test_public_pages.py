@@ -1,6 +1,9 @@
-"""Public pages: a federation's tournaments and a tournament's page (entries,
-pairings and results per round, standings with tie-breaks, bracket trees),
-what the organizer's publication settings let through, and their query counts."""
+"""Public pages: a federation's tournaments and a tournament's pages (the
+overview with the round in play and the top of the standings, each round, the
+entrants, standings with tie-breaks, bracket trees), what the organizer's
+publication settings let through, and their query counts.  The pages sized for
+a large field (pagination, finding a player, a player's page, sizes and caching)
+are in ``test_public_pages_sized``."""
 
 from __future__ import annotations
 
@@ -18,10 +21,19 @@ from tournaments.services import visibility as results_rule
 pytestmark = pytest.mark.django_db
 
 
-def page(client, t: Tournament) -> str:  # type: ignore[no-untyped-def]
-    response = client.get(reverse("tournaments:public", args=[t.federation.slug, t.slug]))
+def page(client, t: Tournament, name: str = "public", *args: object) -> str:  # type: ignore[no-untyped-def]
+    """One of the tournament's public pages (``tournaments:<name>``) as text."""
+    response = client.get(reverse(f"tournaments:{name}", args=[t.federation.slug, t.slug, *args]))
     assert response.status_code == 200, response.status_code
     return response.content.decode()
+
+
+def bracket(client, t: Tournament, flight: str = "main") -> str:  # type: ignore[no-untyped-def]
+    return section(page(client, t, "public_bracket", flight), "brackets")
+
+
+def round_page(client, t: Tournament, rnd: Round) -> str:  # type: ignore[no-untyped-def]
+    return section(page(client, t, "public_round", rnd.flight, rnd.number), "rounds")
 
 
 def section(html: str, name: str) -> str:
@@ -104,7 +116,7 @@ def test_a_swiss_page_shows_entries_rounds_results_and_standings(client) -> None
     builders.play_round(rnd, admin)
     snapshot = services.compute_standings(t)
     html = page(client, t)
-    entries = section(html, "entries")
+    entries = section(page(client, t, "public_entries"), "entries")
     for entry in t.entries.select_related("player"):
         assert str(entry.player) in entries
     rounds = section(html, "rounds")
@@ -136,10 +148,8 @@ def test_results_and_standings_follow_the_publication_settings(client) -> None: 
     second = services.pair_next_round(t, by=admin, silent=True)
     builders.play_round(second, admin)
     services.compute_standings(t)
-    rounds = section(page(client, t), "rounds")
-    silent_block = rounds[
-        rounds.index(f'id="round-{second.pk}"') : rounds.index(f'id="round-{first.pk}"')
-    ]
+    silent_block = round_page(client, t, second)
+    assert f'id="round-{second.pk}"' in section(page(client, t), "rounds")  # the round in play
     for p in second.pairings.select_related("match", "entry1__player"):
         assert str(p.entry1.player) in silent_block
         assert f"{p.match.score1}–{p.match.score2}" not in silent_block
@@ -151,13 +161,16 @@ def test_results_and_standings_follow_the_publication_settings(client) -> None: 
     html = page(client, t)
     assert "After round 2" in section(html, "standings")
     assert "silent round" not in section(html, "rounds")
+    assert "silent round" not in round_page(client, t, second)
 
     # Results not published at all; pairings not published at all.
     services.update_tournament(t, by=admin, publish_results=False)
-    rounds = section(page(client, t), "rounds")
-    assert "Result" not in rounds and "–" not in rounds
+    for rounds in (section(page(client, t), "rounds"), round_page(client, t, first)):
+        assert "Result" not in rounds and "–" not in rounds
     services.update_tournament(t, by=admin, publish_pairings=False)
     assert 'id="rounds"' not in page(client, t)
+    url = reverse("tournaments:public_round", args=[t.federation.slug, t.slug, "main", 1])
+    assert client.get(url).status_code == 404
 
 
 def test_the_final_standings_are_labelled_so(client) -> None:  # type: ignore[no-untyped-def]
@@ -178,10 +191,12 @@ def test_the_swiss_page_costs_the_same_queries_for_any_field(
     services.start_round(services.pair_next_round(t, by=admin), by=admin)
     services.compute_standings(t)
     url = reverse("tournaments:public", args=[t.federation.slug, t.slug])
-    # Tournament, entries, rounds, pairings, published standings.
-    with django_assert_num_queries(5):
+    # Tournament, rounds, published standings, entry counts, the round in play's
+    # pairings for its progress, and its first tables.
+    with django_assert_num_queries(6):
         html = client.get(url).content.decode()
-    assert html.count('class="table-no"') == Pairing.objects.filter(round__tournament=t).count()
+    in_play = Round.objects.filter(tournament=t).order_by("number").last()
+    assert html.count('class="table-no"') == Pairing.objects.filter(round=in_play).count()
 
 
 # --- Brackets
@@ -198,7 +213,7 @@ def test_a_knockout_is_drawn_as_a_tree_with_scores(client) -> None:  # type: ign
     builders.run_flight_rounds(t, admin)
     services.compute_standings(t)
     html = page(client, t)
-    tree = section(html, "brackets")
+    tree = bracket(client, t)
     assert tree.count('<g class="match') == 7  # 4 + 2 + 1
     assert tree.count('<path class="link"') == 6  # each match after round 1 has two feeders
     for column in ("Round 1", "Semi-finals", "Final"):
@@ -224,7 +239,7 @@ def test_a_knockout_is_drawn_as_a_tree_with_scores(client) -> None:  # type: ign
 def test_double_elimination_draws_winners_losers_and_grand_final(client) -> None:  # type: ignore[no-untyped-def]
     t, admin = bracket_event("double_elimination", 6)
     builders.run_flight_rounds(t, admin)
-    tree = section(page(client, t), "brackets")
+    tree = bracket(client, t)
     sections = re.findall(r'<figure class="bracket" data-section="([^"]+)"', tree)
     assert sections == ["W", "L", "GF"]
     assert "Winners&#x27; bracket" in tree and "Losers&#x27; bracket" in tree
@@ -236,8 +251,10 @@ def test_main_with_consolation_and_last_chance_draws_each_flight(client) -> None
     t, admin = bracket_event("main_consolation", 8, last_chance=True)
     builders.run_all_flights(t, admin, ["main", "consolation", "last_chance"])
     html = page(client, t)
-    flights = re.findall(r'<div class="flight" data-flight="([^"]+)"', section(html, "brackets"))
+    flights = re.findall(r'<a href="[^"]+" data-flight="([^"]+)"', section(html, "brackets"))
     assert flights == ["main", "consolation", "last_chance"]
+    for flight in flights:
+        assert f'<div class="flight" data-flight="{flight}">' in bracket(client, t, flight)
     rounds = section(html, "rounds")
     assert "Round 1 · Consolation" in rounds and "Round 1 · Last chance" in rounds
 
@@ -247,7 +264,7 @@ def test_groups_then_knockout(client) -> None:  # type: ignore[no-untyped-def]
     builders.run_flight_rounds(t, admin)  # the group stage, then the knock-out
     services.compute_standings(t)
     html = page(client, t)
-    assert section(html, "brackets").count('<g class="match') == 3
+    assert bracket(client, t).count('<g class="match') == 3
     standings = section(html, "standings")
     assert 'data-group="A"' in standings and 'data-group="B"' in standings
     assert "Group A" in standings and 'data-code="DE"' in standings
@@ -257,7 +274,7 @@ def test_a_silent_bracket_round_hides_its_scores(client) -> None:  # type: ignor
     t, admin = bracket_event("single_elimination", 4)
     rnd = services.pair_next_round(t, by=admin, silent=True)
     builders.play_round(rnd, admin, close=False)
-    tree = section(page(client, t), "brackets")
+    tree = bracket(client, t)
     assert 'class="score"' not in tree and "side won" not in tree
     # The final is not paired yet: who reached it is not shown either (only the
     # four first-round sides carry a name and a seed).
@@ -271,9 +288,10 @@ def test_the_bracket_page_costs_the_same_queries_for_any_field(
     t, admin = bracket_event("single_elimination", size)
     builders.play_round(services.pair_next_round(t, by=admin), admin)
     services.compute_standings(t)
-    url = reverse("tournaments:public", args=[t.federation.slug, t.slug])
-    # The page's five, and the bracket's entries and pairings.
-    with django_assert_num_queries(7):
+    url = reverse("tournaments:public_bracket", args=[t.federation.slug, t.slug, "main"])
+    # Tournament, rounds and their pairings (for the visibility rule), and the
+    # bracket's entries and pairings.
+    with django_assert_num_queries(5):
         html = client.get(url).content.decode()
     assert html.count('<g class="match') == size - 1
 

@@ -72,9 +72,11 @@ def test_every_tournament_surface_agrees_on_a_silent_result(
 
 
 def page_bracket(client: Client, t: Tournament) -> dict[str, dict[str, Any]]:
-    """What the public page's tree shows of each slot: how many scores, and which of its
-    two players are named."""
-    html = client.get(reverse("tournaments:public", args=[t.federation.slug, t.slug]))
+    """What the public bracket page's tree shows of each slot: how many scores, and which
+    of its two players are named."""
+    html = client.get(
+        reverse("tournaments:public_bracket", args=[t.federation.slug, t.slug, "main"])
+    )
     content = html.content.decode()
     boxes: dict[str, dict[str, Any]] = {}
     for chunk in content.split('data-slot="')[1:]:

@@ -205,7 +205,10 @@ def seen_result(client: Client, match: Match, t: Tournament, rnd: Round) -> dict
         if r["match"] == match.pk
     )
     seen["api pairings"] = pairing["result"] is not None
-    public = client.get(reverse("tournaments:public", args=[t.federation.slug, t.slug]))
+    round_url = reverse(
+        "tournaments:public_round", args=[t.federation.slug, t.slug, rnd.flight, rnd.number]
+    )
+    public = client.get(round_url)
     rounds = public.content.decode()
     block = rounds[rounds.index(f'id="round-{rnd.pk}"') :]
     block = block[: block.index("</table>")]

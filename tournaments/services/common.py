@@ -7,6 +7,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from django.core.exceptions import ValidationError
+from django.db.models import F
 from django.utils.translation import gettext as _
 
 from base import locking
@@ -57,8 +58,9 @@ def lock_tournament(tournament: Tournament) -> Tournament:
     locked = locking.row(
         Tournament.objects.select_related("federation", "club", "discipline"), pk=tournament.pk
     )
-    # Keep the caller's object current.
-    for field in ("state", "standings_requested_at"):
+    # Keep the caller's object current (a service that saves the whole row then
+    # writes back the version it read under the lock, never an older one).
+    for field in ("state", "standings_requested_at", "public_version"):
         setattr(tournament, field, getattr(locked, field))
     return locked
 
@@ -73,6 +75,18 @@ def lock_round_with_tournament(rnd: Round) -> Round:
         ),
         pk=rnd.pk,
     )
+
+
+def bump_public_version(tournament: Tournament) -> None:
+    """Say that what the tournament's public pages, pairings or standings show has
+    changed: one more on ``Tournament.public_version``, in the caller's transaction
+    (their cached renderings and ETags are keyed by it, base.httpcache).  Readers
+    that see the change see the new version, once this commits.
+
+    The UPDATE locks the tournament's row: a caller holding rows that come after
+    it in base.locking's order takes the tournament's lock first."""
+    Tournament.objects.filter(pk=tournament.pk).update(public_version=F("public_version") + 1)
+    tournament.public_version += 1
 
 
 def require_state(tournament: Tournament, states: Iterable[str], action: str) -> None:

@@ -30,6 +30,7 @@ from tournaments.models import (
 )
 from tournaments.services.common import (
     OPEN_STATES,
+    bump_public_version,
     lock_tournament,
     ratings_now,
     require_state,
@@ -98,6 +99,7 @@ def add_entry(
         late=late,
         status=EntryStatus.CHECKED_IN if checked_in else EntryStatus.REGISTERED,
     )
+    bump_public_version(t)
     tournament_audit(by, "tournament.entry.add", entry, t, None, snapshot(entry))
     return entry
 
@@ -109,6 +111,7 @@ def remove_entry(entry: Entry, *, by: Any) -> None:
     require_state(t, OPEN_STATES, _("Removing an entry"))
     tournament_audit(by, "tournament.entry.remove", entry, t, snapshot(entry), None)
     entry.delete()
+    bump_public_version(t)
 
 
 @transaction.atomic
@@ -122,6 +125,7 @@ def check_in(entry: Entry, *, by: Any) -> Entry:
     if entry.status != EntryStatus.CHECKED_IN:
         entry.status = EntryStatus.CHECKED_IN
         entry.save(update_fields=["status"])
+        bump_public_version(t)
         tournament_audit(by, "tournament.entry.check_in", entry, t, None, {"status": entry.status})
     return entry
 
@@ -171,6 +175,7 @@ def seed_entries(
             e.seed = new[pk]
     Entry.objects.filter(tournament=t).update(seed=None)
     Entry.objects.bulk_update(entries.values(), ["seed", "rating"])
+    bump_public_version(t)
     after = {pk: e.seed for pk, e in entries.items()}
     tournament_audit(by, "tournament.seed", t, t, {"seeds": before}, {"seeds": after})
     return sorted(entries.values(), key=lambda e: (e.seed is None, e.seed or 0, e.pk))
@@ -199,6 +204,7 @@ def withdraw(entry: Entry, *, by: Any) -> Entry:
     entry.status = EntryStatus.WITHDRAWN
     entry.withdrawn_after_round = played or 0
     entry.save(update_fields=["status", "withdrawn_after_round"])
+    bump_public_version(t)
     if t.state == TournamentState.RUNNING:
         open_pairings = locking.rows(
             Pairing.objects.filter(round__tournament=t)

@@ -15,6 +15,7 @@ from tournaments.formats import flights
 from tournaments.models import Entry, EntryStatus, Tournament, TournamentState
 from tournaments.services.common import (
     OPEN_STATES,
+    bump_public_version,
     core_error,
     lock_tournament,
     require_state,
@@ -75,6 +76,7 @@ def enter_qualifiers(target: Tournament, *, by: Any) -> list[Entry]:
             if seed is not None:
                 taken.add(seed)
         out.append(entry)
+    bump_public_version(t)
     tournament_audit(
         by, "tournament.qualifiers", t, t, None, {"from": source.pk, "entries": [e.pk for e in out]}
     )

@@ -30,6 +30,7 @@ from tournaments.models import (
     TournamentState,
 )
 from tournaments.services.common import (
+    bump_public_version,
     core_error,
     lock_round_with_tournament,
     lock_tournament,
@@ -102,6 +103,7 @@ def pair_next_round(
             )
         )
     Pairing.objects.bulk_create(pairings)
+    bump_public_version(t)
     tournament_audit(
         by,
         "tournament.round.pair",
@@ -206,6 +208,7 @@ def edit_pairings(round: Round, pairs: list[tuple[int, int | None]], *, by: Any)
             )
         )
     Pairing.objects.bulk_create(new)
+    bump_public_version(t)
     tournament_audit(
         by, "tournament.round.edit", rnd, t, {"pairings": before}, {"pairings": ordered}
     )
@@ -283,6 +286,7 @@ def start_round(round: Round, *, by: Any) -> Round:
     rnd.started_at = timezone.now()
     rnd.save(update_fields=["state", "started_at"])
     round.state, round.started_at = rnd.state, rnd.started_at
+    bump_public_version(t)
     tournament_audit(
         by, "tournament.round.start", rnd, t, {"state": "paired"}, {"state": "started"}
     )
@@ -324,6 +328,7 @@ def set_silent(round: Round, silent: bool, *, by: Any) -> Round:
     if rnd.silent != silent:
         rnd.silent = silent
         rnd.save(update_fields=["silent"])
+        bump_public_version(t)
         tournament_audit(
             by, "tournament.round.silent", rnd, t, {"silent": not silent}, {"silent": silent}
         )
@@ -410,6 +415,7 @@ def forfeit(pairing: Pairing, *, by: Any, winner: int | None, reason: str) -> Pa
             )
     before = {"forfeit_winner": p.forfeit_winner}
     forfeit_pairing(p, side, by=by, reason=reason)
+    bump_public_version(t)
     tournament_audit(
         by, "tournament.forfeit", p, t, before, {"forfeit_winner": side, "reason": reason}
     )
@@ -432,6 +438,9 @@ def enter_result(pairing: Pairing, *, by: Any, score1: int, score2: int) -> Resu
         raise ValidationError(_("Table %(table)d has no match to enter.") % {"table": p.table})
     if p.round.state == RoundState.CLOSED:
         raise ValidationError(_("Round %(number)d is closed.") % {"number": p.round.number})
+    # Before the games service locks the match: the tournament's row comes first
+    # (base.locking).  A result made official here shows at once.
+    bump_public_version(t)
     return games_services.submit_report(p.match, by=by, score1=score1, score2=score2)
 
 
@@ -456,6 +465,7 @@ def close_round(round: Round, *, by: Any) -> Round:
     rnd.closed_at = timezone.now()
     rnd.save(update_fields=["state", "closed_at"])
     round.state, round.closed_at = rnd.state, rnd.closed_at
+    bump_public_version(t)
     tournament_audit(
         by, "tournament.round.close", rnd, t, {"state": "started"}, {"state": "closed"}
     )

@@ -30,6 +30,7 @@ from tournaments.models import (
     TournamentState,
 )
 from tournaments.services.common import (
+    bump_public_version,
     core_error,
     lock_tournament,
     ratings_now,
@@ -260,6 +261,7 @@ def update_tournament(tournament: Tournament, *, by: Any, **settings: Any) -> To
     after = snapshot(tournament)
     changed = {k: after[k] for k in after if before.get(k) != after[k]}
     if changed:
+        bump_public_version(tournament)
         tournament_audit(
             by,
             "tournament.change",
@@ -297,6 +299,7 @@ def set_state(tournament: Tournament, state: str, *, by: Any) -> Tournament:
     old = locked.state
     tournament.state = state
     tournament.save(update_fields=["state"])
+    bump_public_version(tournament)
     tournament_audit(
         by, "tournament.state", tournament, tournament, {"state": old}, {"state": state}
     )
@@ -348,6 +351,7 @@ def start_tournament(tournament: Tournament, *, by: Any) -> Tournament:
     old = t.state
     tournament.state = TournamentState.RUNNING
     tournament.save(update_fields=["state"])
+    bump_public_version(tournament)
     tournament_audit(
         by,
         "tournament.start",
@@ -376,6 +380,7 @@ def finish_tournament(tournament: Tournament, *, by: Any) -> Tournament:
         )
     tournament.state = TournamentState.FINISHED
     tournament.save(update_fields=["state"])
+    bump_public_version(tournament)
     compute_standings(tournament)
     tournament_audit(
         by, "tournament.finish", tournament, tournament, {"state": "running"}, {"state": "finished"}

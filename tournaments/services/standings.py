@@ -34,7 +34,7 @@ from tournaments.models import (
     Tournament,
     WebhookDelivery,
 )
-from tournaments.services.common import core_error, tournament_audit
+from tournaments.services.common import bump_public_version, core_error, tournament_audit
 
 logger = logging.getLogger(__name__)
 
@@ -47,6 +47,14 @@ STALE_REQUEST = datetime.timedelta(minutes=5)
 @transaction.atomic
 def publish_standings(snapshot: StandingsSnapshot, *, by: Any) -> StandingsSnapshot:
     """Publish the standings and release the silent rounds they cover."""
+    # The tournament's row first (base.locking; its version moves below), then the
+    # snapshot's, as compute_standings takes them.
+    tournament_id = (
+        StandingsSnapshot.objects.filter(pk=snapshot.pk)
+        .values_list("tournament_id", flat=True)
+        .get()
+    )
+    locking.row(Tournament.objects, pk=tournament_id)
     snap = (
         StandingsSnapshot.objects.select_for_update(of=("self",))
         .select_related("tournament__federation", "tournament__club")
@@ -64,6 +72,8 @@ def publish_standings(snapshot: StandingsSnapshot, *, by: Any) -> StandingsSnaps
     if first:
         snap.published_at = timezone.now()
         snap.save(update_fields=["published_at"])
+    if first or released:
+        bump_public_version(t)
     snapshot.published_at = snap.published_at
     tournament_audit(
         by,
@@ -111,7 +121,7 @@ def on_result_confirmed(match_id: int) -> None:
     tournament_id = _tournament_of_match(match_id)
     if tournament_id is None:
         return
-    locking.row(Tournament.objects, pk=tournament_id)
+    tournament = locking.row(Tournament.objects, pk=tournament_id)
     pairing = (
         Pairing.objects.filter(match_id=match_id)
         .select_related("round__tournament", "match", "entry1__player", "entry2__player")
@@ -119,6 +129,7 @@ def on_result_confirmed(match_id: int) -> None:
     )
     if pairing is None:
         return
+    bump_public_version(tournament)
     confirmed_at = (
         ResultReport.objects.filter(match_id=match_id, status=ReportStatus.CONFIRMED)
         .order_by("-decided_at")
@@ -136,6 +147,7 @@ def on_result_withdrawn(match_id: int) -> None:
     asked for again."""
     tournament_id = _tournament_of_match(match_id)
     if tournament_id is not None:
+        bump_public_version(locking.row(Tournament.objects, pk=tournament_id))
         request_standings(tournament_id)
 
 
@@ -295,6 +307,7 @@ def compute_standings(tournament: Tournament) -> StandingsSnapshot | None:
         # the tables that counted it are not true any more.
         logger.info("standings of tournament %s after %s withdrawn", t.pk, beyond)
         StandingsSnapshot.objects.filter(tournament=t, after_round__in=beyond).delete()
+    corrected = bool(beyond)
     for count, digest in stored:
         if count >= after:
             continue
@@ -309,6 +322,9 @@ def compute_standings(tournament: Tournament) -> StandingsSnapshot | None:
         StandingsSnapshot.objects.filter(tournament=t, after_round=count).update(
             rows=rows, tie_breaks=tie_breaks, results_digest=key, computed_at=timezone.now()
         )
+        corrected = True
+    if corrected:
+        bump_public_version(t)
     if not after:
         return None  # no table before a round counts
     existing = StandingsSnapshot.objects.filter(tournament=t, after_round=after).first()
@@ -323,6 +339,8 @@ def compute_standings(tournament: Tournament) -> StandingsSnapshot | None:
     silent = Round.objects.filter(tournament=t, silent=True).exists()
     publish = t.publish_standings and not silent
     with transaction.atomic():
+        # The tournament's row before the snapshot's (as publish_standings takes them).
+        bump_public_version(t)
         snap, created = StandingsSnapshot.objects.select_for_update().get_or_create(
             tournament=t,
             after_round=after,

@@ -26,7 +26,11 @@ from django.db.models import Q
 from games import visibility
 from games.models import Match
 from tournaments import permissions as tournament_permissions
-from tournaments.models import Pairing, Round, Tournament
+from tournaments.models import Entry, Pairing, Round, Tournament
+
+# ``viewer_key``'s answers: what a viewer may see of a tournament's results.
+STAFF_VIEW = "staff"
+PUBLIC_VIEW = "public"
 
 
 def sees_hidden_results(user: Any, tournament: Tournament) -> bool:
@@ -154,6 +158,34 @@ def hide_bracket_results(columns: Sequence[Sequence[dict[str, Any]]], hidden: se
                     for feeder in m.get("feeds_from") or []
                 ):
                     m[side] = None
+
+
+def viewer_key(user: Any, tournament: Tournament) -> str:
+    """A short name for what ``user`` may see of the tournament's results and standings,
+    equal for two users exactly when this module's rules show them the same: for the
+    keys of cached renderings (``base.httpcache``) beside ``Tournament.public_version``.
+
+    ``"staff"``: those who see every result and the unpublished standings
+    (``sees_hidden_results``); ``"public"``: everyone else while nothing they could
+    see more of is hidden; ``"player-<user id>"``: a player of the tournament while
+    some of its results are hidden (they see their own matches').  At most two
+    small queries, for a signed-in viewer who does not run the tournament.  Only
+    results: a page that shows more per viewer (its console links, "your table")
+    keys that too."""
+    if sees_hidden_results(user, tournament):
+        return STAFF_VIEW
+    if user is None or not user.is_authenticated or not user.is_active:
+        return PUBLIC_VIEW
+    nothing_hidden = (
+        not hides_results(tournament)
+        and not Round.objects.filter(tournament=tournament, silent=True).exists()
+    )
+    if (
+        nothing_hidden
+        or not Entry.objects.filter(tournament=tournament, player__user=user).exists()
+    ):
+        return PUBLIC_VIEW
+    return f"player-{user.pk}"
 
 
 def sees_unpublished_standings(user: Any, tournament: Tournament) -> bool:

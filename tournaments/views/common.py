@@ -4,6 +4,7 @@ running a service and reporting its answer on the page."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib import messages
@@ -117,12 +118,15 @@ def tiebreak_text(value: Any) -> str:
     return str(value)
 
 
-def standings_tables(tournament: Tournament, snapshot: Any) -> list[dict[str, Any]]:
-    """A snapshot's rows as tables: one for a Swiss, round robin or cup; one per
-    flight of a bracket (places, wins and losses); one per group of a group stage."""
+def standings_tables(
+    tournament: Tournament, snapshot: Any, rows: list[dict[str, Any]] | None = None
+) -> list[dict[str, Any]]:
+    """A snapshot's rows (or ``rows`` of it, a page) as tables: one for a Swiss, round
+    robin or cup; one per flight of a bracket (places, wins and losses); one per group
+    of a group stage."""
     fmt = registry.for_tournament(tournament)
     tables: dict[tuple[str, str], dict[str, Any]] = {}
-    for row in snapshot.rows or []:
+    for row in (snapshot.rows or []) if rows is None else rows:
         flight = row.get("flight") or flights.MAIN
         group = row.get("group") or ""
         key = (flight, group)
@@ -170,3 +174,73 @@ def in_play_text(title: str, official: int, pairings: int, *, show_count: bool) 
         "%(round)s in progress: %(official)d of %(count)d results",
         pairings,
     ) % {"round": title, "official": official, "count": pairings}
+
+
+# --- Pages of a long list (public pages): ``?page=N``
+
+
+@dataclass(frozen=True)
+class PageWindow:
+    """Page ``number`` of ``count`` rows shown ``per_page`` at a time (from 1)."""
+
+    number: int
+    count: int
+    per_page: int
+
+    @property
+    def pages(self) -> int:
+        return max(1, -(-self.count // self.per_page))
+
+    @property
+    def start(self) -> int:
+        return (self.number - 1) * self.per_page
+
+    @property
+    def stop(self) -> int:
+        return min(self.start + self.per_page, self.count)
+
+    @property
+    def previous(self) -> int | None:
+        return self.number - 1 if self.number > 1 else None
+
+    @property
+    def next(self) -> int | None:
+        return self.number + 1 if self.number < self.pages else None
+
+    @property
+    def links(self) -> list[int | None]:
+        """The page numbers to link: the first, the last and two either side of this
+        one, None where some are skipped (so a page of 20 pages stays short)."""
+        near = {1, self.pages, *range(self.number - 2, self.number + 3)}
+        out: list[int | None] = []
+        for n in sorted(k for k in near if 1 <= k <= self.pages):
+            if out and out[-1] is not None and n > out[-1] + 1:
+                out.append(None)
+            out.append(n)
+        return out
+
+
+def requested_page(request: HttpRequest, name: str = "page") -> int:
+    """The page asked for in ``?page=`` (or ``name``); 1 when absent.
+
+    A page that cannot exist (not a whole number from 1, or more than 9 digits) is a
+    404, as in the rating lists and the API: every cached page has one address, so a
+    visitor cannot fill the cache with made-up ones."""
+    value = request.GET.get(name)
+    if value is None:
+        return 1
+    if not value.isdigit() or len(value) > 9 or int(value) < 1:
+        raise Http404(_("There is no such page."))
+    return int(value)
+
+
+def page_window(number: int, count: int, per_page: int) -> PageWindow:
+    """Page ``number`` of ``count`` rows; a page past the last is a 404 (page 1 always
+    exists, empty when there are no rows)."""
+    last = max(1, -(-count // per_page))
+    if number > last:
+        raise Http404(
+            _("There is no page %(page)d: the pages are 1 to %(last)d.")
+            % {"page": number, "last": last}
+        )
+    return PageWindow(number, count, per_page)
