@@ -8,3 +8,8 @@ from base.events import Event
 # moved (one row per player, such as a rating) are folded by a ``clubs.merging``
 # hook, which the merge runs right after this event.
 player_merged = Event("clubs.player_merged", fields=("survivor_id", "duplicate_id"))
+
+# What a page shows of these players or clubs changed (a name corrected, a club
+# renamed, a membership entered or ended, two players merged): pages cached per
+# version that show them are out of date.  Sent inside the writing transaction.
+names_changed = Event("clubs.names_changed", fields=("player_ids", "club_ids"))

@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 
 from base import locking
 from clubs import merging, permissions
-from clubs.events import player_merged
+from clubs.events import names_changed, player_merged
 from clubs.models import (
     AuditEntry,
     ClaimStatus,
@@ -170,6 +170,7 @@ def update_club(club: Club, *, by: Any, **values: Any) -> Club:
     old, new = _changes(before, snapshot(club))
     if new:
         audit(by, "club.change", club, federation=club.federation, before=old, after=new)
+        names_changed.send(player_ids=[], club_ids=[club.pk])
     return club
 
 
@@ -236,6 +237,7 @@ def update_player(player: Player, *, by: Any, **values: Any) -> Player:
     old, new = _changes(before, snapshot(player))
     if new:
         audit(by, "player.change", player, federation=player.federation, before=old, after=new)
+        names_changed.send(player_ids=[player.pk], club_ids=[])
     return player
 
 
@@ -265,6 +267,7 @@ def add_membership(
             % {"player": player, "club": club}
         )
     membership = Membership.objects.create(player=player, club=club, start=start, end=end)
+    names_changed.send(player_ids=[player.pk], club_ids=[club.pk])
     audit(
         by,
         "membership.create",
@@ -286,6 +289,7 @@ def end_membership(membership: Membership, *, by: Any, end: datetime.date) -> Me
     before = snapshot(membership)
     membership.end = end
     membership.save(update_fields=["end"])
+    names_changed.send(player_ids=[membership.player_id], club_ids=[membership.club_id])
     audit(
         by,
         "membership.end",
@@ -440,6 +444,7 @@ def merge_players(survivor: Player, duplicate: Player, *, by: Any) -> Player:
         raise ValidationError(_("Both players are linked to user accounts; unlink one first."))
     before = {"survivor": snapshot(survivor), "duplicate": snapshot(duplicate)}
     player_merged.send(survivor_id=survivor.pk, duplicate_id=duplicate.pk)
+    names_changed.send(player_ids=[survivor.pk, duplicate.pk], club_ids=[])
     moved: dict[str, int] = {}
     relations = [
         relation
@@ -591,6 +596,7 @@ def update_membership(
     before = snapshot(membership)
     membership.start, membership.end = start, end
     membership.save(update_fields=["start", "end"])
+    names_changed.send(player_ids=[membership.player_id], club_ids=[membership.club_id])
     old, new = _changes(before, snapshot(membership))
     if new:
         audit(
@@ -616,6 +622,7 @@ def delete_membership(membership: Membership, *, by: Any) -> None:
         before=snapshot(membership),
         after=None,
     )
+    names_changed.send(player_ids=[membership.player_id], club_ids=[membership.club_id])
     membership.delete()
 
 

@@ -7,6 +7,7 @@ class TournamentsConfig(AppConfig):
     verbose_name = _("Tournaments")
 
     def ready(self) -> None:
+        from clubs.events import names_changed
         from games import visibility
         from games.events import result_confirmed, result_withdrawn
         from tournaments import (
@@ -17,6 +18,7 @@ class TournamentsConfig(AppConfig):
 
         result_confirmed.subscribe(receivers.on_result_confirmed)
         result_withdrawn.subscribe(receivers.on_result_withdrawn)
+        names_changed.subscribe(receivers.on_names_changed)
         visibility.extend(
             hidden=results_rule.match_result_hidden,
             hidden_q=results_rule.hidden_results_q,

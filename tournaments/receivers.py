@@ -1,4 +1,4 @@
-"""The tournaments app's subscribers to the games events: each only queues a task.
+"""The tournaments app's subscribers to the games and clubs events: each only queues a task.
 
 They run inside the games transaction that announced the event, which holds
 the match's row lock; a tournament row is locked only by the task, in its own
@@ -24,6 +24,12 @@ def on_result_withdrawn(match_id: int) -> None:
     commits."""
     if _is_a_pairings(match_id):
         owe(tasks.result_withdrawn_task, match_id)
+
+
+def on_names_changed(player_ids: list[int], club_ids: list[int]) -> None:
+    """Names or clubs changed (clubs): the tournament pages showing them are rendered
+    again once the transaction commits."""
+    owe(tasks.names_changed_task, sorted(player_ids), sorted(club_ids))
 
 
 def _is_a_pairings(match_id: int) -> bool:

@@ -69,6 +69,13 @@ def result_withdrawn_task(match_id: int) -> None:
     services.on_result_withdrawn(match_id)
 
 
+@shared_task(base=OwedTask, name="tournaments.names_changed")
+def names_changed_task(player_ids: list[int], club_ids: list[int]) -> int:
+    """Names or clubs shown on tournament pages changed (owed by ``receivers``): the
+    tournaments that show them get a new public version; safe to run twice."""
+    return services.bump_where_names_show(player_ids, club_ids)
+
+
 @shared_task(base=OwedTask, name=webhooks.DELIVER_TASK)
 def deliver_webhook(delivery_id: int) -> bool:
     """One attempt; a failed attempt that may succeed later owes the next one."""

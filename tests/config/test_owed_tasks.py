@@ -65,6 +65,7 @@ def test_every_product_task_uses_the_base_but_the_outbox_drain() -> None:
         "tournaments.result_confirmed",
         "tournaments.result_withdrawn",
         "tournaments.deliver_webhook",
+        "tournaments.names_changed",
         "outbox.drain",
     } == set(product)
     assert [name for name, task in product.items() if not isinstance(task, OwedTask)] == [

@@ -4,6 +4,7 @@ and a read never moves it; viewer_key names what a viewer may see of the results
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -212,3 +213,40 @@ def test_viewer_key_is_shared_exactly_by_who_sees_the_same_results(
     # A tournament that publishes no results: its players see their own.
     services.update_tournament(t, by=admin, publish_results=False)
     assert viewer_key(player, t) != viewer_key(AnonymousUser(), t)
+
+
+def test_a_name_or_club_corrected_moves_the_version_of_the_pages_that_show_it(
+    client: Any,
+    committing: Any,  # noqa: F811 (the fixture imported above)
+) -> None:
+    """A director corrects a misspelt name at a round's start: the cached pages that show
+    it are rendered again (clubs.names_changed -> a task -> the tournaments that show it)."""
+    from clubs import services as club_services
+    from tests.factories import ClubFactory, PlayerFactory
+
+    federation, admin, _discipline = builders.federation_with_admin()
+    t = builders.tournament(4, "swiss", federation=federation, by=admin, rounds_planned=2)
+    services.pair_next_round(t, by=admin)
+    elsewhere = builders.tournament(
+        2, "swiss", federation=federation, by=admin, start=False, rounds_planned=1
+    )
+    entrant = Entry.objects.filter(tournament=t).select_related("player").first()
+    assert entrant is not None
+    address = reverse("tournaments:public", args=[t.federation.slug, t.slug])
+    assert entrant.player.name_native in client.get(address).content.decode()  # now cached
+
+    with moves(t, "a name corrected"), stays(elsewhere, "another's name"), committing():
+        club_services.update_player(entrant.player, by=admin, name_native="Qwertyuiop")
+    assert "Qwertyuiop" in client.get(address).content.decode()
+
+    outsider = PlayerFactory(federation=federation)
+    with stays(t, "the name of a player outside it"), committing():
+        club_services.update_player(outsider, by=admin, name_native="Asdfghjkl")
+
+    club = ClubFactory(federation=federation)
+    with moves(t, "a membership of an entrant"), committing():
+        club_services.add_membership(
+            entrant.player, club, by=admin, start=datetime.date(2026, 1, 1)
+        )
+    with moves(t, "the entrant's club renamed"), stays(elsewhere, "other"), committing():
+        club_services.update_club(club, by=admin, name="Renamed Club")

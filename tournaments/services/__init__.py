@@ -21,7 +21,7 @@ Callers use the package (``services.pair_next_round``); the names below are
 its public ones.
 """
 
-from tournaments.services.common import OPEN_STATES, core_error
+from tournaments.services.common import OPEN_STATES, bump_where_names_show, core_error
 from tournaments.services.entries import (
     add_entry,
     check_in,
@@ -72,6 +72,7 @@ __all__ = [
     "STALE_REQUEST",
     "TRANSITIONS",
     "add_entry",
+    "bump_where_names_show",
     "check_in",
     "close_round",
     "compute_standings",

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils.translation import gettext as _
 
 from base import locking
@@ -87,6 +87,22 @@ def bump_public_version(tournament: Tournament) -> None:
     it in base.locking's order takes the tournament's lock first."""
     Tournament.objects.filter(pk=tournament.pk).update(public_version=F("public_version") + 1)
     tournament.public_version += 1
+
+
+def bump_where_names_show(player_ids: Sequence[int], club_ids: Sequence[int]) -> int:
+    """Names or clubs shown on tournament pages changed (``clubs.names_changed``): one
+    more on the public version of every tournament that shows them (the players'
+    entries, the clubs' current members' entries, the clubs as hosts).  How many moved."""
+    shown = Q(entries__player_id__in=player_ids) | Q(club_id__in=club_ids)
+    if club_ids:
+        shown |= Q(
+            entries__player__memberships__club_id__in=club_ids,
+            entries__player__memberships__end__isnull=True,
+        )
+    ids = sorted(set(Tournament.objects.filter(shown).values_list("pk", flat=True)))
+    # One statement in its own task's transaction: should two such tasks deadlock, the
+    # database error is transient and the task base tries again.
+    return Tournament.objects.filter(pk__in=ids).update(public_version=F("public_version") + 1)
 
 
 def require_state(tournament: Tournament, states: Iterable[str], action: str) -> None:
