@@ -16,10 +16,12 @@ from typing import Any
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q, QuerySet
 from django.http import Http404, HttpResponseBase
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
+from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.routers import BaseRouter
@@ -29,7 +31,7 @@ from base.pagination import page_of, page_parameters
 from clubs import permissions
 from clubs.models import Club, Federation, Player
 from clubs.serializers import service_errors
-from tournaments import filters, queries, services
+from tournaments import brackets, filters, queries, services
 from tournaments import permissions as tournament_permissions
 from tournaments.formats import flights
 from tournaments.models import Entry, Pairing, Round, StandingsSnapshot, Tournament
@@ -272,20 +274,37 @@ class TournamentViewSet(
         summary="A flight's bracket, for drawing",
         description="A list of columns (rounds in playing order), each a list of matches top "
         "to bottom: slot, players (name, seed, bye), score, winner, feeds_from, winner_to, "
-        "loser_to.  Empty for formats without a bracket.",
-        parameters=[OpenApiParameter("flight", OpenApiTypes.STR, default=flights.MAIN)],
+        "loser_to.  Empty for formats without a bracket.  ``section`` keeps one section of a "
+        "bracket drawn in sections (a double elimination's W, L and GF); a section the "
+        "bracket does not have is 404.  Answers carry an ETag of the tournament's version: "
+        "a reload that still holds it is 304.",
+        parameters=[
+            OpenApiParameter("flight", OpenApiTypes.STR, default=flights.MAIN),
+            OpenApiParameter("section", OpenApiTypes.STR, required=False),
+        ],
         responses=BRACKET_COLUMNS,
     )
     @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None)
-    def bracket(self, request: Request, pk: str | None = None) -> Response:
+    def bracket(self, request: Request, pk: str | None = None) -> HttpResponseBase:
         tournament = self.get_object()
-        columns = queries.bracket_view(tournament, request.query_params.get("flight", flights.MAIN))
-        pairings = Pairing.objects.filter(round__tournament=tournament).select_related(
-            "round__tournament", "entry1__player", "entry2__player", "match"
-        )
-        hidden = results_rule.hidden_bracket_slots(request.user, tournament, columns, pairings)
-        results_rule.hide_bracket_results(columns, hidden)
-        return Response(columns)
+        flight = request.query_params.get("flight", flights.MAIN)
+        section = request.query_params.get("section")
+
+        def build() -> Response:
+            columns = queries.bracket_view(tournament, flight)
+            pairings = Pairing.objects.filter(round__tournament=tournament).select_related(
+                "round__tournament", "entry1__player", "entry2__player", "match"
+            )
+            hidden = results_rule.hidden_bracket_slots(request.user, tournament, columns, pairings)
+            results_rule.hide_bracket_results(columns, hidden)
+            if section is None:
+                return Response(columns)
+            sections = brackets.by_section(columns)
+            if section not in sections:
+                raise NotFound(_("This bracket has no such section."))
+            return Response(sections[section])
+
+        return _versioned(request, tournament, build)
 
 
 @extend_schema_view(

@@ -330,3 +330,25 @@ def test_the_schema_documents_the_endpoints(client) -> None:  # type: ignore[no-
         assert path in paths, path
     pair = paths["/api/tournaments/{id}/pair/"]["post"]
     assert "201" in pair["responses"] and pair["summary"]
+
+
+def test_a_double_elimination_bracket_comes_a_section_at_a_time_with_an_etag(client) -> None:  # type: ignore[no-untyped-def]
+    federation, admin, _ = builders.federation_with_admin()
+    t = builders.tournament(6, "double_elimination", federation=federation, by=admin)
+    builders.run_flight_rounds(t, admin)
+    address = f"/api/tournaments/{t.pk}/bracket/"
+    whole = client.get(address)
+    assert whole.status_code == 200 and whole["ETag"]
+    by_section: dict[str, int] = {}
+    for column in whole.json():
+        by_section[column[0]["section"]] = by_section.get(column[0]["section"], 0) + 1
+    assert set(by_section) == {"W", "L", "GF"}
+    for section, columns in by_section.items():
+        part = get(client, address, section=section)
+        assert len(part) == columns and {c[0]["section"] for c in part} == {section}
+    missing = client.get(address, {"section": "nonsense"})
+    assert missing.status_code == 404 and missing.json()["detail"]
+    # A reload that still holds the version is 304; a change of the tournament is not.
+    assert client.get(address, HTTP_IF_NONE_MATCH=whole["ETag"]).status_code == 304
+    services.finish_tournament(t, by=admin)
+    assert client.get(address, HTTP_IF_NONE_MATCH=whole["ETag"]).status_code == 200
