@@ -23,6 +23,7 @@ import hashlib
 from collections.abc import Callable
 from typing import Any
 
+from django.contrib import messages
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpResponseNotModified
 from django.utils import timezone, translation
@@ -89,6 +90,11 @@ def _matches(if_none_match: str, etag: str) -> bool:
     return any(tag.removeprefix("W/") == opaque for tag in parse_etags(if_none_match))
 
 
+def _message_waiting(request: HttpRequest) -> bool:
+    # Counting the messages does not consume them.
+    return bool(getattr(request, "_messages", None) and len(messages.get_messages(request)))
+
+
 def _mark_conditional(response: HttpResponseBase, etag: str) -> None:
     response["ETag"] = etag
     response["Cache-Control"] = CACHE_CONTROL
@@ -101,10 +107,15 @@ def etag_response(
     """Answer a GET with ``build()`` carrying an ETag made of ``parts`` (the versions
     the response shows, the viewer key), the user and the language; a request whose
     ``If-None-Match`` holds that ETag gets 304 and ``build`` is not called.  Only a
-    200 gets the ETag: an error or a redirect is not a version of the page."""
+    200 gets the ETag: an error or a redirect is not a version of the page.
+
+    A request with a flash message waiting (the answer to a form just sent) is never
+    a 304: every page shows it once, and the browser's copy would not hold it."""
     etag = etag_for(request, parts)
-    if request.method in ("GET", "HEAD") and _matches(
-        request.headers.get("If-None-Match", ""), etag
+    if (
+        request.method in ("GET", "HEAD")
+        and not _message_waiting(request)
+        and _matches(request.headers.get("If-None-Match", ""), etag)
     ):
         not_modified: HttpResponse = HttpResponseNotModified()
         _mark_conditional(not_modified, etag)

@@ -15,10 +15,12 @@ entries, a standings table's rows) through ``page_of``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
 from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest
 from django.utils.functional import lazy
 from django.utils.translation import gettext, gettext_lazy
 from drf_spectacular.utils import OpenApiParameter
@@ -38,6 +40,22 @@ LAST_PAGE_NUMBER = BIG[1]
 PAGE_SCHEMA = {"type": "integer", "minimum": 1, "maximum": LAST_PAGE_NUMBER, "default": 1}
 PAGE_SIZE_SCHEMA = {"type": "integer", "minimum": 1, "maximum": MAX_PAGE_SIZE, "default": PAGE_SIZE}
 PAGE_HELP = gettext_lazy("A page number, from 1.")
+
+# The page of an HTML list a visitor asks for: a whole number from 1, nine digits at most.
+PAGE_NUMBER = re.compile(r"[1-9][0-9]{0,8}")
+
+
+def requested_page(request: HttpRequest, name: str = "page") -> int:
+    """The page of an HTML list ``?page=`` (or ``name``) asks for, 1 when absent.
+
+    Anything else is a 404, as a page past the last is: every page has one address,
+    so made-up ones fill no cache (the API refuses them the same way)."""
+    value = request.GET.get(name)
+    if value is None:
+        return 1
+    if not PAGE_NUMBER.fullmatch(value):
+        raise Http404(gettext("No such page."))
+    return int(value)
 
 
 def page_size_help() -> str:

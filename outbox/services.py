@@ -63,16 +63,11 @@ def dedupe_key(task_name: str, args: tuple[Any, ...] | list[Any], kwargs: dict[s
 def queue_on_commit(task: Any, *args: Any, countdown: float | None = None, **kwargs: Any) -> None:
     """Record ``task(*args, **kwargs)`` as owed by the current transaction; send it on commit.
 
-    ``task`` is a Celery task or its registered name: a service owes a task by
-    name, so the service module need not import the task module that calls it
-    back (no import circle).  Outside a transaction the row is written and
-    sent at once.  ``countdown`` (seconds) asks the worker to run it no earlier
-    than that.
+    Outside a transaction the row is written and sent at once.  ``countdown``
+    (seconds) asks the worker to run it no earlier than that.  The product owes
+    work through ``base.tasks.owe``, which also takes a task's registered name.
     """
-    if isinstance(task, str):
-        name, task = task, None
-    else:
-        name = task.name
+    name = task.name
     now = timezone.now()
     # The arguments travel as JSON, like Celery's own messages: refuse anything else now.
     json.dumps([list(args), kwargs])

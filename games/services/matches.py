@@ -18,7 +18,7 @@ from clubs import permissions
 from clubs.models import Discipline, Federation, Player
 from games.events import result_withdrawn
 from games.models import ClockMode, Match, MatchState, ReportStatus, ResultStatus
-from games.services.sides import player_side
+from games.permissions import side_of
 
 
 @transaction.atomic
@@ -76,7 +76,7 @@ def set_scorer_mode(match: Match, *, by: Any, on: bool) -> Match:
         match.scorer_mode, match.scorer, match.scorer_proposed_by = on, by if on else None, None
         match.save(update_fields=fields)
         return match
-    side = player_side(by, match)
+    side = side_of(by, match)
     assert side is not None  # match.switch_scorer_mode: a player or an arbiter
     if on:
         if match.scorer_mode:

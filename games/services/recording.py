@@ -41,7 +41,7 @@ from games.models import (
     TurnKind,
 )
 from games.services import clock_readings, results
-from games.services.sides import player_side, recorder
+from games.services.sides import recorder
 
 
 class TurnConflict(Exception):
@@ -287,7 +287,7 @@ def _sides_entered_by_others(match: Match, closed_by: Any) -> set[int]:
         user = users.get(pk)
         if user is None or not _vouches_for_both(user, match):
             sides |= their
-    closer = player_side(closed_by, match)
+    closer = side_rules.side_of(closed_by, match)
     if closer is not None and not _vouches_for_both(closed_by, match):
         sides.add(3 - closer)  # closing a money session is the closer's word, like a report
     return sides
@@ -350,7 +350,7 @@ def record_timeout(match: Match, *, by: Any, loser: int) -> Match:
     live = list(game.turns.filter(undone_at__isnull=True).order_by("number"))
     reading: list[int | None] = [None, None]
     arbiter_rules = by is None or (
-        permissions.can(by, "match.arbitrate", match) and player_side(by, match) is None
+        permissions.can(by, "match.arbitrate", match) and side_rules.side_of(by, match) is None
     )
     if match.recorded and not arbiter_rules:
         reading = list(clock_readings.server_flag_fell(match, game, live, loser))

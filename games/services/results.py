@@ -36,7 +36,7 @@ from games.models import (
     ResultReport,
     ResultStatus,
 )
-from games.services.sides import player_side
+from games.permissions import side_of
 
 
 def _deadline() -> datetime.datetime:
@@ -50,7 +50,7 @@ def enters_officially(user: Any, match: Match) -> bool:
     opponent confirms, as for anyone else."""
     if user is None:
         return True
-    if not user.is_authenticated or player_side(user, match) is not None:
+    if not user.is_authenticated or side_of(user, match) is not None:
         return False
     return permissions.can(user, "match.arbitrate", match) or permissions.can(
         user, "match.override", match
@@ -87,7 +87,7 @@ def answers_for_absent(user: Any, report: ResultReport) -> bool:
     if user is None or not user.is_authenticated:
         return False
     match = report.match
-    if player_side(user, match) is not None or report.reported_by_id == user.pk:
+    if side_of(user, match) is not None or report.reported_by_id == user.pk:
         return False
     return awaits_official(report) and permissions.can(user, "match.answer_for_absent", match)
 
@@ -172,7 +172,7 @@ def submit_report(
         match,
         source=ReportSource.OFFICIAL if official else ReportSource.PLAYER,
         by=by,
-        reporter_side=None if official else player_side(by, match),
+        reporter_side=None if official else side_of(by, match),
         score1=score1,
         score2=score2,
         games=log,
@@ -204,7 +204,7 @@ def _confirmers(report: ResultReport) -> set[int]:
     match = report.match
     # All responses, filtered here: a page or the API may have prefetched them.
     for response in report.responses.all():
-        side = player_side(response.by, match) if response.kind == ResponseKind.CONFIRM else None
+        side = side_of(response.by, match) if response.kind == ResponseKind.CONFIRM else None
         if side:
             sides.add(side)
     if report.reporter_side:
@@ -226,7 +226,7 @@ def confirm_report(report: ResultReport, *, by: Any) -> ResultReport:
     # Nobody confirms a result they reported, whichever side (or none) it was filed for.
     if report.reported_by_id is not None and report.reported_by_id == by.pk:
         raise ValidationError(_("You reported this result; only someone else can confirm it."))
-    side = player_side(by, match)
+    side = side_of(by, match)
     if side is None and answers_for_absent(by, report):
         ReportResponse.objects.create(report=report, kind=ResponseKind.OFFICIAL, by=by)
         make_official(report, match)
@@ -256,7 +256,7 @@ def dispute_report(report: ResultReport, *, by: Any, reason: str) -> ResultRepor
             _("This result can no longer be disputed (it is %(status)s).")
             % {"status": report.get_status_display()}
         )
-    side = player_side(by, match)
+    side = side_of(by, match)
     for_absent = side is None and answers_for_absent(by, report)
     if not for_absent and (side is None or side == report.reporter_side):
         raise ValidationError(_("Only the opponent of the player who reported can dispute."))

@@ -1,16 +1,9 @@
-"""Who a user is in a match: the side they play, and who is kept as having entered a turn."""
+"""Who is kept as having entered a turn (the side a user plays is the policy's answer:
+``games.permissions.side_of``)."""
 
 from __future__ import annotations
 
 from typing import Any
-
-from games import permissions
-from games.models import Match
-
-
-def player_side(user: Any, match: Match) -> int | None:
-    """1 or 2 when ``user`` is linked to that player of the match: the policy's answer."""
-    return permissions.side_of(user, match)
 
 
 def recorder(user: Any) -> Any:

@@ -25,7 +25,6 @@ from games.models import (
     Turn,
     UndoRequest,
 )
-from games.services.sides import player_side
 
 
 @transaction.atomic
@@ -37,7 +36,7 @@ def request_undo(match: Match, *, by: Any, side: int | None = None) -> UndoReque
     match = locking.row(Match.objects.select_related("player1", "player2"), pk=match.pk)
     turn = _last_live_turn(match)
     if side is None:
-        side = player_side(by, match) or turn.side
+        side = side_rules.side_of(by, match) or turn.side
     if side not in (1, 2):
         raise ValidationError(_("The side is player 1 or player 2."))
     side_rules.require_side(

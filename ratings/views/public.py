@@ -16,12 +16,10 @@ whose ETag still holds is a 304.
 from __future__ import annotations
 
 import datetime
-import re
 import time
 from collections.abc import Callable
 from typing import Any
 
-from django.contrib import messages
 from django.core.paginator import InvalidPage
 from django.db.models import Q
 from django.http import (
@@ -39,6 +37,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
 from base import httpcache
+from base.pagination import requested_page
 from clubs import permissions
 from clubs.models import FederationDiscipline, Player
 from games import visibility
@@ -48,7 +47,6 @@ from ratings.models import RatingChange, RatingList, RatingPool
 from ratings.templatetags.rating_pages import rating as format_rating
 from ratings.templatetags.rating_pages import signed
 
-PAGE_NUMBER = re.compile(r"[0-9]{1,9}")
 SEARCH_MAX_LENGTH = 100
 NAMES_FRESH_SECONDS = 600
 
@@ -78,15 +76,6 @@ def _base_context(link: FederationDiscipline, pool: RatingPool | None) -> dict[s
         "pool": pool,
         "glicko": queries.is_glicko(pool) if pool is not None else False,
     }
-
-
-def _requested_page(request: HttpRequest) -> int:
-    """``?page=N``, a whole number from 1 (default 1); anything else is a 404, like a
-    page past the last (base.pagination: the API pages the same way)."""
-    number = request.GET.get("page", "1")
-    if not PAGE_NUMBER.fullmatch(number):
-        raise Http404(_("No such page."))
-    return int(number)
 
 
 def _search(request: HttpRequest) -> tuple[str, tuple[str, ...]]:
@@ -133,10 +122,6 @@ def _list_response(
         link.rating_system,
         str(form.initial["date"]) if form is not None else "",
     )
-    if len(messages.get_messages(request)):
-        # A message (the publish form's answer) is shown once, on this page: a 304
-        # would leave the browser's copy without it.  Counting does not consume it.
-        return build()
     return httpcache.etag_response(request, parts, build)
 
 
@@ -145,7 +130,7 @@ def pool_list(request: HttpRequest, slug: str, code: str) -> HttpResponseBase:
     ratings when asked (``?live=1``) or while no such list is published."""
     link, pool = pool_page(request, slug, code)
     context = _base_context(link, pool)
-    number = _requested_page(request)
+    number = requested_page(request)
     text, words = _search(request)
     if pool is None:
         context.update(mode="none", latest=None, can_publish=False, q=text)
@@ -223,7 +208,7 @@ def list_detail(
     """A published list, a page at a time, searchable like the pool's list."""
     link, found = pool_page(request, slug, code)
     pool, rating_list = _published(found, date)
-    number = _requested_page(request)
+    number = requested_page(request)
     text, words = _search(request)
     context = _base_context(link, pool)
     context.update(

@@ -99,10 +99,10 @@ def bump_where_names_show(player_ids: Sequence[int], club_ids: Sequence[int]) ->
             entries__player__memberships__club_id__in=club_ids,
             entries__player__memberships__end__isnull=True,
         )
-    ids = sorted(set(Tournament.objects.filter(shown).values_list("pk", flat=True)))
-    # One statement in its own task's transaction: should two such tasks deadlock, the
+    showing = Tournament.objects.filter(shown).values("pk")
+    # One statement in the task's own transaction: should two such tasks deadlock, the
     # database error is transient and the task base tries again.
-    return Tournament.objects.filter(pk__in=ids).update(public_version=F("public_version") + 1)
+    return Tournament.objects.filter(pk__in=showing).update(public_version=F("public_version") + 1)
 
 
 def require_state(tournament: Tournament, states: Iterable[str], action: str) -> None:

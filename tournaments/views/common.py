@@ -220,20 +220,6 @@ class PageWindow:
         return out
 
 
-def requested_page(request: HttpRequest, name: str = "page") -> int:
-    """The page asked for in ``?page=`` (or ``name``); 1 when absent.
-
-    A page that cannot exist (not a whole number from 1, or more than 9 digits) is a
-    404, as in the rating lists and the API: every cached page has one address, so a
-    visitor cannot fill the cache with made-up ones."""
-    value = request.GET.get(name)
-    if value is None:
-        return 1
-    if not value.isdigit() or len(value) > 9 or int(value) < 1:
-        raise Http404(_("There is no such page."))
-    return int(value)
-
-
 def page_window(number: int, count: int, per_page: int) -> PageWindow:
     """Page ``number`` of ``count`` rows; a page past the last is a 404 (page 1 always
     exists, empty when there are no rows)."""

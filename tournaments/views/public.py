@@ -39,6 +39,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from base import httpcache
+from base.pagination import requested_page
 from clubs.models import Federation
 from tournaments import adapters, brackets, queries
 from tournaments.formats import flights, registry
@@ -48,7 +49,6 @@ from tournaments.views.common import (
     clock_text,
     in_play_text,
     page_window,
-    requested_page,
     standings_tables,
 )
 
