@@ -19,7 +19,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from base import locking
+from base import locking, pagecache
 from clubs import merging, permissions
 from clubs.events import names_changed, player_merged
 from clubs.models import (
@@ -144,6 +144,8 @@ def update_federation(federation: Federation, *, by: Any, **values: Any) -> Fede
     permissions.require(by, "federation.change", federation)
     _apply(federation, FEDERATION_FIELDS, values)
     _save_validated(federation)
+    # Its public pages show its name and exist only while it is public.
+    pagecache.expire_on_commit("federation", federation.pk)
     return federation
 
 

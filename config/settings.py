@@ -55,6 +55,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "base.nul.RefuseNulCharacters",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Public pages kept whole for anonymous visitors, served before the rest (base.pagecache).
+    "base.pagecache.AnonymousPageCache",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -115,7 +117,7 @@ CACHE_TIMEOUT = env_int("CACHE_TIMEOUT", 3600)
 if CACHE_URL.startswith(("redis://", "rediss://", "unix://")):
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "base.redis_cache.RedisCache",
             "LOCATION": CACHE_URL,
             "TIMEOUT": CACHE_TIMEOUT,
             "KEY_PREFIX": "zary",
@@ -132,6 +134,11 @@ else:
             "OPTIONS": {"MAX_ENTRIES": 5000},
         }
     }
+# How long a public page is kept whole for anonymous visitors (seconds; 0: never),
+# base.pagecache.  A kept page is dropped as soon as what it shows changes; this
+# bounds what has no version (a federation's name) and the memory used.  Off without
+# a shared cache: each process's own memory would not hear of the others' changes.
+PAGE_CACHE_TIMEOUT = env_int("PAGE_CACHE_TIMEOUT", 300 if CACHE_URL else 0)
 # PostgreSQL: the longest a service waits for a row lock (seconds) before it answers
 # "busy, try again" (base.locking).
 DATABASE_LOCK_TIMEOUT = env_int("DATABASE_LOCK_TIMEOUT", 5)

@@ -19,15 +19,16 @@ from django.http import Http404, HttpResponseBase
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
-from rest_framework import mixins, status, viewsets
+from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.routers import BaseRouter
+from rest_framework.utils.urls import replace_query_param
 
 from base.httpcache import etag_response
-from base.pagination import page_of, page_parameters
+from base.pagination import LAST_PAGE_NUMBER, PAGE_SCHEMA, page_of, page_parameters
 from clubs import permissions
 from clubs.models import Club, Federation, Player
 from clubs.serializers import service_errors
@@ -113,6 +114,53 @@ def _versioned(
 
 
 STANDINGS_PAGE_PARAMETERS = [filters.StandingsRowsQuery, *page_parameters()]
+
+
+class BracketPartQuery(serializers.Serializer):
+    """``?part=`` of a bracket, checked before the bracket is read."""
+
+    part = serializers.IntegerField(min_value=1, max_value=LAST_PAGE_NUMBER, required=False)
+
+
+BRACKET_PART_HEADERS = [
+    OpenApiParameter(
+        name, kind, OpenApiParameter.HEADER, required=required, description=text, response=[200]
+    )
+    for name, kind, required, text in (
+        ("Bracket-Part", OpenApiTypes.INT, True, "The part this answer is, from 1."),
+        ("Bracket-Parts", OpenApiTypes.INT, True, "How many parts there are (1: whole)."),
+        ("Bracket-Section", OpenApiTypes.STR, False, "The section this answer is, if one."),
+        ("Bracket-Sections", OpenApiTypes.STR, False, "The flight's sections, comma-separated."),
+        ("Link", OpenApiTypes.STR, False, 'The next and previous parts (rel="next", "prev").'),
+    )
+]
+
+
+def _mark_bracket_part(
+    response: Response,
+    request: Request,
+    part: int,
+    parts: int,
+    section: str | None,
+    sections: list[str],
+) -> None:
+    """Headers saying which part of the bracket the answer is and how to reach the
+    others: the answer's body keeps the shape of a whole bracket (a list of columns),
+    so a client that never asks for parts reads a small bracket as before."""
+    response["Bracket-Part"] = str(part)
+    response["Bracket-Parts"] = str(parts)
+    if section is not None:
+        response["Bracket-Section"] = section
+    if sections:
+        response["Bracket-Sections"] = ", ".join(sections)
+    address = request.build_absolute_uri()
+    links = []
+    if part < parts:
+        links.append(f'<{replace_query_param(address, "part", part + 1)}>; rel="next"')
+    if part > 1:
+        links.append(f'<{replace_query_param(address, "part", part - 1)}>; rel="prev"')
+    if links:
+        response["Link"] = ", ".join(links)
 
 
 @extend_schema_view(
@@ -276,11 +324,29 @@ class TournamentViewSet(
         "to bottom: slot, players (name, seed, bye), score, winner, feeds_from, winner_to, "
         "loser_to.  Empty for formats without a bracket.  ``section`` keeps one section of a "
         "bracket drawn in sections (a double elimination's W, L and GF); a section the "
-        "bracket does not have is 404.  Answers carry an ETag of the tournament's version: "
-        "a reload that still holds it is 304.",
+        "bracket does not have is 404.\n\n"
+        f"The answer holds {brackets.SPLIT_MATCHES} matches at most, so its size does not grow "
+        "with the field.  A flight with more matches comes a section at a time (without "
+        "``section``: its first section), and a section with more, a part at a time: "
+        "``part`` N (from 1) is the subtree under a run of the section's first-round "
+        "matches, and the last part holds the last rounds (the final).  Without ``part``, "
+        "part 1.  Every answer says where it stands in headers: ``Bracket-Part`` and "
+        "``Bracket-Parts`` (how many parts the answer's section or flight has, 1 when it "
+        "comes whole), ``Bracket-Section`` (when the answer is one section) and "
+        "``Bracket-Sections`` (the flight's sections, comma-separated), with a ``Link`` "
+        'header to the next and previous parts (rel="next", rel="prev").  A part past the '
+        "last is 404; a part that is no whole number from 1 is 400.\n\n"
+        "Answers carry an ETag of the tournament's version: a reload that still holds it is 304.",
         parameters=[
             OpenApiParameter("flight", OpenApiTypes.STR, default=flights.MAIN),
             OpenApiParameter("section", OpenApiTypes.STR, required=False),
+            OpenApiParameter(
+                "part",
+                PAGE_SCHEMA,
+                OpenApiParameter.QUERY,
+                description="A part of the section, from 1 (the last holds the final).",
+            ),
+            *BRACKET_PART_HEADERS,
         ],
         responses=BRACKET_COLUMNS,
     )
@@ -289,20 +355,37 @@ class TournamentViewSet(
         tournament = self.get_object()
         flight = request.query_params.get("flight", flights.MAIN)
         section = request.query_params.get("section")
+        query = BracketPartQuery(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        part = query.validated_data.get("part", 1)
 
         def build() -> Response:
             columns = queries.bracket_view(tournament, flight)
             pairings = Pairing.objects.filter(round__tournament=tournament).select_related(
                 "round__tournament", "entry1__player", "entry2__player", "match"
             )
+            # Hidden before the split, so no part tells what the whole would not.
             hidden = results_rule.hidden_bracket_slots(request.user, tournament, columns, pairings)
             results_rule.hide_bracket_results(columns, hidden)
-            if section is None:
-                return Response(columns)
             sections = brackets.by_section(columns)
-            if section not in sections:
+            if section is not None and section not in sections:
                 raise NotFound(_("This bracket has no such section."))
-            return Response(sections[section])
+            shown = section
+            if shown is None and brackets.match_count(columns) > brackets.SPLIT_MATCHES:
+                shown = next(iter(sections))
+            parts = (
+                [columns]
+                if shown is None
+                else brackets.section_parts(sections[shown], brackets.SPLIT_MATCHES)
+            )
+            if part > len(parts):
+                raise NotFound(
+                    _("There is no part %(part)d: the parts are 1 to %(last)d.")
+                    % {"part": part, "last": len(parts)}
+                )
+            response = Response(parts[part - 1])
+            _mark_bracket_part(response, request, part, len(parts), shown, list(sections))
+            return response
 
         return _versioned(request, tournament, build)
 

@@ -42,6 +42,11 @@ NAME_CHARS = 19  # a bold (winning) name of 19 characters still clears the score
 # A section's columns (``queries.bracket_view``'s, or a part of them): matches top to bottom.
 Columns = list[Sequence[Mapping[str, Any]]]
 
+# A flight's bracket with more matches than this comes one section at a time, and a
+# section with more, a part of its draw at a time: on the public page (a match draws
+# in about 800 bytes) and in the API (about 350 bytes of JSON a match).
+SPLIT_MATCHES = 128
+
 
 @dataclass
 class Side:
@@ -175,6 +180,16 @@ def split_section(columns: Columns, most: int) -> list[Columns]:
         cut: Columns = [[m for m in column if part_of[m["slot"]] == part] for column in columns]
         out.append([column for column in cut if column])
     return out
+
+
+def match_count(columns: Sequence[Sequence[Mapping[str, Any]]]) -> int:
+    return sum(len(column) for column in columns)
+
+
+def section_parts(whole: Columns, most: int) -> list[Columns]:
+    """Section ``whole`` as it is shown: itself when it holds ``most`` matches or fewer,
+    else cut by ``split_section`` (the last part holds the last rounds)."""
+    return split_section(whole, most) if match_count(whole) > most else [whole]
 
 
 def draw_section(

@@ -6,6 +6,7 @@ whatever the number of rows.  Nothing here writes.
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -39,6 +40,14 @@ def visible_tournaments(user: Any) -> QuerySet[Tournament]:
     return tournament_permissions.visible_tournaments(user)
 
 
+PUBLIC_STATES = (
+    TournamentState.REGISTRATION,
+    TournamentState.CHECK_IN,
+    TournamentState.RUNNING,
+    TournamentState.FINISHED,
+)
+
+
 def tournament_page(federation_slug: str, slug: str) -> Tournament:
     """A public tournament (past its draft) of a public federation, or 404."""
     return get_object_or_404(
@@ -47,12 +56,7 @@ def tournament_page(federation_slug: str, slug: str) -> Tournament:
         federation__is_public=True,
         slug=slug,
         is_public=True,
-        state__in=[
-            TournamentState.REGISTRATION,
-            TournamentState.CHECK_IN,
-            TournamentState.RUNNING,
-            TournamentState.FINISHED,
-        ],
+        state__in=PUBLIC_STATES,
     )
 
 
@@ -102,6 +106,29 @@ def latest_standings(
     if published_only:
         snapshots = snapshots.filter(published_at__isnull=False)
     return snapshots.order_by("-after_round").first()
+
+
+def latest_standing_of(tournament: Tournament, entry_id: int) -> tuple[Any, dict[str, Any] | None]:
+    """The latest published standings snapshot (without its rows) and ``entry_id``'s
+    row in it.  A player's page asks for one row of a thousand: the rows are read
+    and indexed once per snapshot version in each process, not once per player."""
+    snapshot = (
+        StandingsSnapshot.objects.filter(tournament=tournament, published_at__isnull=False)
+        .defer("rows")
+        .order_by("-after_round")
+        .first()
+    )
+    if snapshot is None:
+        return None, None
+    return snapshot, _rows_by_entry(snapshot.pk, snapshot.computed_at).get(entry_id)
+
+
+@functools.lru_cache(maxsize=16)
+def _rows_by_entry(snapshot_pk: int, computed_at: Any) -> dict[int, dict[str, Any]]:
+    # computed_at moves whenever the rows are written again (auto_now): the pair
+    # names one content of the rows, so what is kept never goes stale.
+    rows = StandingsSnapshot.objects.filter(pk=snapshot_pk).values_list("rows", flat=True).first()
+    return {row["entry"]: row for row in rows or [] if row.get("entry") is not None}
 
 
 # --- Which rounds the standings count

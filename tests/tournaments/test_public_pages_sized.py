@@ -196,8 +196,9 @@ PAGES = {
     "standings": (("public_standings",), 4, 1),
     # Tournament, entry counts, a page of entries.
     "entries": (("public_entries",), 3, 1),
-    # Tournament, the entry, its pairings, published standings.
-    "player": (("public_player",), 4, 2),
+    # Tournament, the entry, its pairings, published standings, and their rows (read
+    # once per snapshot in each process, queries.latest_standing_of).
+    "player": (("public_player",), 5, 2),
 }
 
 

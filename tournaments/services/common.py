@@ -10,7 +10,7 @@ from django.core.exceptions import ValidationError
 from django.db.models import F, Q
 from django.utils.translation import gettext as _
 
-from base import locking
+from base import locking, pagecache
 from clubs.models import Player
 from clubs.services import audit
 from ratings.queries import current_ratings
@@ -87,6 +87,7 @@ def bump_public_version(tournament: Tournament) -> None:
     it in base.locking's order takes the tournament's lock first."""
     Tournament.objects.filter(pk=tournament.pk).update(public_version=F("public_version") + 1)
     tournament.public_version += 1
+    pagecache.expire_on_commit("tournament", tournament.pk)
 
 
 def bump_where_names_show(player_ids: Sequence[int], club_ids: Sequence[int]) -> int:
@@ -99,10 +100,12 @@ def bump_where_names_show(player_ids: Sequence[int], club_ids: Sequence[int]) ->
             entries__player__memberships__club_id__in=club_ids,
             entries__player__memberships__end__isnull=True,
         )
-    showing = Tournament.objects.filter(shown).values("pk")
-    # One statement in the task's own transaction: should two such tasks deadlock, the
-    # database error is transient and the task base tries again.
-    return Tournament.objects.filter(pk__in=showing).update(public_version=F("public_version") + 1)
+    showing = list(Tournament.objects.filter(shown).values_list("pk", flat=True).distinct())
+    # In the task's own transaction: should two such tasks deadlock, the database
+    # error is transient and the task base tries again.
+    moved = Tournament.objects.filter(pk__in=showing).update(public_version=F("public_version") + 1)
+    pagecache.expire_on_commit("tournament", *showing)
+    return moved
 
 
 def require_state(tournament: Tournament, states: Iterable[str], action: str) -> None:

@@ -24,7 +24,8 @@ rendered once per version: its content is a ``base.httpcache`` fragment keyed by
 the tournament's ``public_version``, what the viewer may see of its results
 (``visibility.viewer_key``) and the page asked for, and a reload whose ETag
 still holds is answered 304.  Only the page's frame (the signed-in user's
-header) is rendered for each request.
+header) is rendered for each request; for anonymous visitors the whole page is
+kept (``base.pagecache``) until the tournament's services expire it.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from base import httpcache
+from base import httpcache, pagecache
 from base.pagination import requested_page
 from clubs.models import Federation
 from tournaments import adapters, brackets, queries
@@ -59,9 +60,8 @@ ENTRIES_PER_PAGE = 100
 STANDINGS_TOP = 10
 STANDINGS_TOP_TABLES = 4
 FOUND_AT_MOST = 20
-# A flight's bracket with more matches than this shows one section at a time, and a
-# section with more, a part of its draw at a time (a match draws in about 800 bytes).
-BRACKET_SPLIT_MATCHES = 128
+# The bound is the one the API splits by too (``brackets.SPLIT_MATCHES``).
+BRACKET_SPLIT_MATCHES = brackets.SPLIT_MATCHES
 
 
 def tournament_list(request: HttpRequest, federation: str) -> HttpResponse:
@@ -206,6 +206,18 @@ def _standings_context(
     }
 
 
+def _public_tournament(request: HttpRequest, federation: str, slug: str) -> Tournament:
+    """The tournament a page of it shows.  Its anonymous visitors may be served the
+    page kept whole (base.pagecache), which must read what it shows after saying
+    so: then the tournament is read again."""
+    tournament = queries.tournament_page(federation, slug)
+    if pagecache.depends_on(request, "tournament", tournament.pk) and pagecache.depends_on(
+        request, "federation", tournament.federation_id
+    ):
+        tournament = queries.tournament_page(federation, slug)
+    return tournament
+
+
 def _cached_page(
     request: HttpRequest,
     tournament: Tournament,
@@ -267,7 +279,7 @@ def _top_rows(rows: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], bool]:
 
 
 def tournament_page(request: HttpRequest, federation: str, slug: str) -> HttpResponseBase:
-    tournament = queries.tournament_page(federation, slug)
+    tournament = _public_tournament(request, federation, slug)
     return _cached_page(
         request, tournament, ("t-page",), "", lambda: _overview(tournament, request.user)
     )
@@ -309,7 +321,7 @@ def _overview(tournament: Tournament, user: Any) -> str:
 def round_page(
     request: HttpRequest, federation: str, slug: str, flight: str, number: int
 ) -> HttpResponseBase:
-    tournament = queries.tournament_page(federation, slug)
+    tournament = _public_tournament(request, federation, slug)
     if not tournament.publish_pairings:
         raise Http404(_("The pairings of this tournament are not published."))
     asked = requested_page(request)
@@ -337,7 +349,7 @@ def _round_body(tournament: Tournament, flight: str, number: int, asked: int, us
 
 
 def standings_page(request: HttpRequest, federation: str, slug: str) -> HttpResponseBase:
-    tournament = queries.tournament_page(federation, slug)
+    tournament = _public_tournament(request, federation, slug)
     asked = requested_page(request)
     return _cached_page(
         request,
@@ -368,7 +380,7 @@ def _standings_body(tournament: Tournament, asked: int, user: Any) -> str:
 
 
 def bracket_page(request: HttpRequest, federation: str, slug: str, flight: str) -> HttpResponseBase:
-    tournament = queries.tournament_page(federation, slug)
+    tournament = _public_tournament(request, federation, slug)
     fmt = registry.for_tournament(tournament)
     if not (fmt.has_bracket and tournament.publish_pairings):
         raise Http404(_("This tournament has no public bracket."))
@@ -412,11 +424,7 @@ def _bracket_body(tournament: Tournament, flight: str, section: str, part: int, 
                 for key in by_section
             ]
         whole = by_section[shown]
-        parts = (
-            brackets.split_section(whole, BRACKET_SPLIT_MATCHES)
-            if sum(len(column) for column in whole) > BRACKET_SPLIT_MATCHES
-            else [whole]
-        )
+        parts = brackets.section_parts(whole, BRACKET_SPLIT_MATCHES)
         if part > len(parts):
             raise Http404(_("This bracket has no such part."))
         if len(parts) > 1:
@@ -445,7 +453,7 @@ def _bracket_body(tournament: Tournament, flight: str, section: str, part: int, 
 
 
 def entries_page(request: HttpRequest, federation: str, slug: str) -> HttpResponseBase:
-    tournament = queries.tournament_page(federation, slug)
+    tournament = _public_tournament(request, federation, slug)
     asked = requested_page(request)
     return _cached_page(
         request,
@@ -531,7 +539,7 @@ def _record_row(
 
 
 def player_page(request: HttpRequest, federation: str, slug: str, entry: int) -> HttpResponseBase:
-    tournament = queries.tournament_page(federation, slug)
+    tournament = _public_tournament(request, federation, slug)
     found = queries.public_entry(tournament, entry)
     return _cached_page(
         request,
@@ -546,14 +554,13 @@ def _player_body(tournament: Tournament, entry: Entry, user: Any) -> str:
     record = []
     if tournament.publish_pairings:
         record = [_record_row(tournament, entry, p, user) for p in queries.entry_pairings(entry)]
-    snapshot = queries.latest_standings(tournament, published_only=True)
-    rows = (snapshot.rows or []) if snapshot is not None else []
+    snapshot, standing = queries.latest_standing_of(tournament, entry.pk)
     context = _page_context(
         tournament,
         entry=entry,
         record=record,
         current=next((row for row in reversed(record) if row["in_play"]), None),
-        standing=next((row for row in rows if row.get("entry") == entry.pk), None),
+        standing=standing,
         standings_caption=_standings_caption(tournament, snapshot),
     )
     return render_to_string("tournaments/public_player.html", context)
