@@ -654,6 +654,8 @@ def update_discipline(discipline: Discipline, *, by: Any, **values: Any) -> Disc
     old, new = _changes(before, snapshot(discipline))
     if new:
         audit(by, "discipline.change", discipline, federation=None, before=old, after=new)
+        # Every federation's pages may name it (a rare change: all of them are dropped).
+        pagecache.expire_on_commit("federation", *Federation.objects.values_list("pk", flat=True))
     return discipline
 
 
@@ -696,6 +698,8 @@ def rate_discipline(
         old, new = _changes(before, after)
         if new:
             audit(by, "federation.rate", link, federation=federation, before=old, after=new)
+    # The federation's rating pages show the discipline's rating system.
+    pagecache.expire_on_commit("federation", federation.pk)
     return link
 
 
@@ -712,6 +716,8 @@ def unrate_discipline(link: FederationDiscipline, *, by: Any) -> None:
         after=None,
     )
     link.delete()
+    # Its rating pages are gone.
+    pagecache.expire_on_commit("federation", link.federation_id)
 
 
 @transaction.atomic

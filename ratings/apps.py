@@ -10,7 +10,7 @@ class RatingsConfig(AppConfig):
 
     def ready(self) -> None:
         from clubs import merging
-        from clubs.events import player_merged
+        from clubs.events import names_changed, player_merged
         from games.events import result_confirmed, result_withdrawn
         from ratings import (
             permissions,  # noqa: F401  (registers the rating rules)
@@ -21,4 +21,5 @@ class RatingsConfig(AppConfig):
         result_confirmed.subscribe(receivers.on_result_changed)
         result_withdrawn.subscribe(receivers.on_result_changed)
         player_merged.subscribe(receivers.on_player_merged)
+        names_changed.subscribe(receivers.on_names_changed)
         merging.extend(services.fold_merged_player)

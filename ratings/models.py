@@ -37,6 +37,12 @@ class RatingPool(models.Model):
     # (ratings.services, under the pool's row lock): the version of its live list
     # and of the pages that list its lists (ratings.queries.list_version).
     version = models.PositiveBigIntegerField(default=0, editable=False, verbose_name=_("version"))
+    # One more whenever a name or a club its lists show changes (clubs.names_changed,
+    # ratings.services.bump_where_names_show): ``version`` does not move then, and
+    # the list pages' tables are keyed by both.
+    names_version = models.PositiveBigIntegerField(
+        default=0, editable=False, verbose_name=_("names version")
+    )
 
     class Meta:
         verbose_name = _("rating pool")

@@ -1,8 +1,9 @@
 """The ratings app's subscribers: each only queues a task.
 
 They run inside the transaction that announced the event (a result, a
-merge); the pools are computed by the tasks, each in its own transaction
-after the commit, so a results or merge transaction never locks a pool.
+merge, a name changed); the pools are computed by the tasks, each in its
+own transaction after the commit, so a results, merge or names transaction
+never locks a pool.
 
 The one part of a merge that cannot wait, deleting the duplicate's rating
 rows that would clash with the survivor's before the move, is no
@@ -20,6 +21,12 @@ def on_result_changed(match_id: int) -> None:
     """A result became official, or stopped counting (its match was cancelled): bring
     the pools up to date with it once the transaction commits."""
     owe(tasks.update_for_match, match_id)
+
+
+def on_names_changed(player_ids: list[int], club_ids: list[int]) -> None:
+    """Names or clubs changed (clubs): the rating lists showing them are rendered again
+    once the transaction commits."""
+    owe(tasks.names_changed_task, sorted(player_ids), sorted(club_ids))
 
 
 def on_player_merged(survivor_id: int, duplicate_id: int) -> None:

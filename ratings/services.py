@@ -30,6 +30,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,8 +40,9 @@ from django.db.models import Count, F, Max, Min, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from base import pagecache
 from clubs import permissions
-from clubs.models import FederationDiscipline, Player
+from clubs.models import FederationDiscipline, Membership, Player
 from clubs.services import audit
 from games import visibility
 from games.models import Match, ResultStatus
@@ -136,9 +138,48 @@ def _mark(pool: RatingPool, position: Key | None) -> None:
 
 def _bump_version(pool: RatingPool) -> None:
     """The pool's live list (or the lists it has) changed: one more on its version, in
-    the caller's transaction (cached pages are keyed by it, ratings.queries.list_version)."""
+    the caller's transaction (cached pages are keyed by it, ratings.queries.list_version),
+    and its list pages kept whole for anonymous visitors are dropped once it commits."""
     RatingPool.objects.filter(pk=pool.pk).update(version=F("version") + 1)
     pool.version += 1
+    pagecache.expire_on_commit("rating-pool", pool.pk)
+
+
+@transaction.atomic
+def bump_where_names_show(player_ids: Sequence[int], club_ids: Sequence[int]) -> list[int]:
+    """Names or clubs shown on rating lists changed (``clubs.names_changed``): one more
+    on the names version of every pool whose lists show them, and its kept pages are
+    dropped once this commits.  A list shows a player rated in the pool or on one of
+    its published lists, with the player's clubs of the day: so the clubs' members
+    whose membership has not ended before today count (one starting later is shown
+    from a later day, whose pages are rendered afresh).  The pools moved, by id.
+
+    Safe to run twice (a version moved once more only renders the pages once more)."""
+    shown = Q(player_id__in=list(player_ids))
+    if club_ids:
+        members = (
+            Membership.objects.filter(club_id__in=list(club_ids))
+            .exclude(end__lt=dt.date.today())  # the day Membership.objects.current() uses
+            .values("player_id")
+        )
+        shown |= Q(player_id__in=members)
+    pool_ids = set(PlayerRating.objects.filter(shown).values_list("pool_id", flat=True))
+    pool_ids.update(
+        RatingListEntry.objects.filter(shown).values_list("rating_list__pool_id", flat=True)
+    )
+    if not pool_ids:
+        return []
+    # Locked in primary-key order, as update_after_match locks its pools: this task and
+    # the pools' computations never wait for each other in a circle.
+    moved = list(
+        RatingPool.objects.select_for_update()
+        .filter(pk__in=pool_ids)
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
+    RatingPool.objects.filter(pk__in=moved).update(names_version=F("names_version") + 1)
+    pagecache.expire_on_commit("rating-pool", *moved)
+    return moved
 
 
 # --- Recomputation ---------------------------------------------------------------------

@@ -40,6 +40,13 @@ def recompute_pool_from(pool_id: int, played_at: str, match_id: int) -> str:
     return str(services.recompute_pool_from(pool, (dt.datetime.fromisoformat(played_at), match_id)))
 
 
+@shared_task(base=OwedTask, name="ratings.names_changed")
+def names_changed_task(player_ids: list[int], club_ids: list[int]) -> list[int]:
+    """Names or clubs shown on rating lists changed (owed by ``receivers``): the pools
+    whose lists show them get a new names version; the pools moved.  Safe to run twice."""
+    return services.bump_where_names_show(player_ids, club_ids)
+
+
 @shared_task(base=OwedTask, name="ratings.publish_monthly_lists")
 def publish_monthly_lists() -> int:
     """The lists of the 1st of the month (Celery beat, CELERY_BEAT_SCHEDULE)."""

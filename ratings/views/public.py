@@ -9,14 +9,17 @@ page is a fixed number of queries whatever the number of rows.
 A list's page shows ratings.queries.PAGE_SIZE rows (``?page=N``) or the players
 a search finds (``?q=``), each with its rank in the whole list; the files hold
 the whole list.  Its table is rendered once per version of the list
-(base.httpcache.fragment, keyed by ratings.queries.list_version) and a reload
-whose ETag still holds is a 304.
+(base.httpcache.fragment, keyed by ratings.queries.list_version, the pool's
+``names_version`` for the names and clubs it shows, and the day, which decides
+the players' current clubs) and a reload whose ETag still holds is a 304.  An
+anonymous visitor may be served a list's page kept whole (base.pagecache) until
+the ratings services expire its pool (``"rating-pool"``) or clubs its
+federation (``"federation"``).
 """
 
 from __future__ import annotations
 
 import datetime
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -36,7 +39,7 @@ from django.utils import formats, timezone
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
-from base import httpcache
+from base import httpcache, pagecache
 from base.pagination import requested_page
 from clubs import permissions
 from clubs.models import FederationDiscipline, Player
@@ -48,7 +51,6 @@ from ratings.templatetags.rating_pages import rating as format_rating
 from ratings.templatetags.rating_pages import signed
 
 SEARCH_MAX_LENGTH = 100
-NAMES_FRESH_SECONDS = 600
 
 CONTENT_TYPES = {
     "csv": "text/csv; charset=utf-8",
@@ -66,6 +68,33 @@ def pool_page(
     except FederationDiscipline.DoesNotExist:
         raise Http404(_("No such rating list.")) from None
     return link, queries.pool_of(link)
+
+
+def _next_day_starts() -> float:
+    """When the players' current clubs next change by the calendar alone (a membership
+    starting or ended by date): the coming midnight, as ``time.time()`` counts.  The
+    day is ``datetime.date.today()``'s, as in clubs' ``Membership.objects.current()``."""
+    tomorrow = datetime.date.today() + datetime.timedelta(days=1)
+    return datetime.datetime.combine(tomorrow, datetime.time.min).timestamp()
+
+
+def _kept_pool_page(
+    request: HttpRequest, slug: str, code: str
+) -> tuple[FederationDiscipline, RatingPool | None]:
+    """``pool_page`` for a list's page, which anonymous visitors may be served kept
+    whole (base.pagecache) while its pool and federation are not expired and the day
+    has not changed.  Such a page must read what it shows after saying so: the rated
+    discipline and its pool (the versions) are then read again (one query more, only
+    when the page may be kept).  Before the first rating there is no pool to expire
+    the page by, and it is not kept."""
+    link, pool = pool_page(request, slug, code)
+    if (
+        pool is not None
+        and pagecache.depends_on(request, "rating-pool", pool.pk, until=_next_day_starts())
+        and pagecache.depends_on(request, "federation", link.federation_id)
+    ):
+        link, pool = pool_page(request, slug, code)
+    return link, pool
 
 
 def _base_context(link: FederationDiscipline, pool: RatingPool | None) -> dict[str, Any]:
@@ -128,7 +157,7 @@ def _list_response(
 def pool_list(request: HttpRequest, slug: str, code: str) -> HttpResponseBase:
     """The pool's latest published list with players (never an empty one); the live
     ratings when asked (``?live=1``) or while no such list is published."""
-    link, pool = pool_page(request, slug, code)
+    link, pool = _kept_pool_page(request, slug, code)
     context = _base_context(link, pool)
     number = requested_page(request)
     text, words = _search(request)
@@ -160,11 +189,12 @@ def pool_list(request: HttpRequest, slug: str, code: str) -> HttpResponseBase:
     )
 
 
-def _names_period() -> int:
-    """The current period of NAMES_FRESH_SECONDS.  The versions of a list do not move
-    when a player or a club is renamed or a player changes clubs; a table shows
-    names and clubs at most that much late."""
-    return int(time.time()) // NAMES_FRESH_SECONDS
+def _names_key(pool: RatingPool) -> tuple[int, str]:
+    """What the names and clubs of a table depend on besides the list: the pool's
+    names version (moved when a player or a club it shows is renamed or a player
+    changes clubs, which moves no list version) and the day (a membership may start
+    or end by date alone)."""
+    return pool.names_version, datetime.date.today().isoformat()
 
 
 def _published_key(
@@ -173,7 +203,7 @@ def _published_key(
     """What a page of a published list shows: the list is frozen, its own version
     names its rows (the same table on the pool's page and on the list's own)."""
     version = queries.list_version(pool, rating_list)
-    return ("rating-list", version, glicko, _names_period(), number, search)
+    return ("rating-list", version, glicko, *_names_key(pool), number, search)
 
 
 def _live_key(
@@ -183,7 +213,7 @@ def _live_key(
     pool's list version) and compares with the latest published list."""
     version = queries.list_version(pool)
     previous = latest.pk if latest is not None else None
-    return ("rating-live", version, previous, glicko, _names_period(), number, search)
+    return ("rating-live", version, previous, glicko, *_names_key(pool), number, search)
 
 
 def archive(request: HttpRequest, slug: str, code: str) -> HttpResponse:
@@ -206,7 +236,7 @@ def list_detail(
     request: HttpRequest, slug: str, code: str, date: datetime.date
 ) -> HttpResponseBase:
     """A published list, a page at a time, searchable like the pool's list."""
-    link, found = pool_page(request, slug, code)
+    link, found = _kept_pool_page(request, slug, code)
     pool, rating_list = _published(found, date)
     number = requested_page(request)
     text, words = _search(request)

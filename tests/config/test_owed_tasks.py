@@ -61,6 +61,7 @@ def test_every_product_task_uses_the_base_but_the_outbox_drain() -> None:
         "ratings.recompute_pool",
         "ratings.recompute_pool_from",
         "ratings.publish_monthly_lists",
+        "ratings.names_changed",
         "tournaments.compute_standings",
         "tournaments.result_confirmed",
         "tournaments.result_withdrawn",

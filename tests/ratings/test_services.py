@@ -402,8 +402,8 @@ def test_merging_two_rated_players_keeps_one_rating_recomputed(
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         clubs_services.merge_players(survivor, duplicate, by=admin)
     # The pool's recompute, owed once (not once per match), and the tournament pages
-    # that show the two names (clubs.names_changed).
-    assert len(callbacks) == 2
+    # and rating lists that show the two names (clubs.names_changed).
+    assert len(callbacks) == 3
     assert not PlayerRating.objects.filter(player=duplicate).exists()
     merged = rating_values(pool), history_values(pool)
     assert PlayerRating.objects.get(pool=pool, player=survivor).matches == 4
