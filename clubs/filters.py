@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any, TypeAlias
 
 import django_filters
-from anyascii import anyascii
 from django import forms
 from django.db.models import Q, QuerySet
 from django.utils.functional import Promise
@@ -48,16 +47,8 @@ def date_range(
     )
 
 
-def name_condition(word: str, prefix: str = "") -> Q:
-    """One word of a player's name (``prefix`` leads to the player: "player__"), in
-    either script: 'Мамедов' also finds 'Mamedov'."""
-    condition = Q(**{f"{prefix}name_native__icontains": word}) | Q(
-        **{f"{prefix}name_latin__icontains": word}
-    )
-    latin = anyascii(word).replace("'", "").strip()
-    if latin and latin != word:
-        condition |= Q(**{f"{prefix}name_latin__icontains": latin})
-    return condition
+# One word of a player's name, in either script (the public search asks it too).
+name_condition = queries.name_condition
 
 
 class PlayerFilter(django_filters.FilterSet):

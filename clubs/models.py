@@ -22,6 +22,7 @@ from django.utils.translation import gettext_lazy as _
 from django_countries.fields import CountryField
 
 from base.engine_messages import PRESET_LABELS, VARIANT_LABELS, message_for
+from clubs.names import display_name, latin_adds
 from engine.errors import EngineError
 from engine.rules.scoring import PRESETS, preset_from_dict
 from engine.rules.variants import VARIANTS
@@ -69,6 +70,14 @@ class Discipline(models.Model):
         variant = VARIANTS.get(self.variant)
         if variant is not None and self.cube and not variant.cube:
             raise ValidationError({"cube": _("This variant is played without the cube.")})
+
+    @property
+    def has_cube(self) -> bool:
+        """Whether its matches are played with the doubling cube (and so the Crawford
+        rule): the discipline says so and its variant knows the cube.  The one place
+        the games, their sheets and their pages ask."""
+        variant = VARIANTS.get(self.variant)
+        return self.cube and variant is not None and variant.cube
 
 
 class Federation(models.Model):
@@ -226,9 +235,13 @@ class Player(models.Model):
         verbose_name_plural = _("players")
 
     def __str__(self) -> str:
-        if self.name_native and self.name_native != self.name_latin:
-            return f"{self.name_native} ({self.name_latin})"
-        return self.name_latin
+        return display_name(self.name_native, self.name_latin)
+
+    @property
+    def shows_latin(self) -> bool:
+        """Whether pages show the Latin name beside the native one: not when the two
+        differ only by case and accents ("Mustafa Yılmaz" / "Mustafa Yilmaz")."""
+        return latin_adds(self.name_native, self.name_latin)
 
     @property
     def is_active(self) -> bool:

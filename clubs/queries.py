@@ -21,6 +21,18 @@ def name_key(name: str) -> str:
     return " ".join(sorted(words))
 
 
+def name_condition(word: str, prefix: str = "") -> Q:
+    """One word of a player's name (``prefix`` leads to the player: "player__"), in
+    either script: 'Мамедов' also finds 'Mamedov'."""
+    condition = Q(**{f"{prefix}name_native__icontains": word}) | Q(
+        **{f"{prefix}name_latin__icontains": word}
+    )
+    latin = anyascii(word).replace("'", "").strip()
+    if latin and latin != word:
+        condition |= Q(**{f"{prefix}name_latin__icontains": latin})
+    return condition
+
+
 def duplicate_groups(federation: Federation | None = None) -> list[list[Player]]:
     """Groups of active players that look like one person.
 
@@ -112,3 +124,18 @@ def public_club(federation_slug: str, club_slug: str) -> Club:
     return Club.objects.select_related("federation").get(
         federation__slug=federation_slug, federation__is_public=True, slug=club_slug
     )
+
+
+def find_public_players(text: str, limit: int) -> list[Player]:
+    """Players with a public page (of a public federation, or of none; not merged
+    away) whose name has every word of ``text``, in either script, at most ``limit``
+    of them by name, with their federation (one query)."""
+    words = text.split()
+    if not words:
+        return []
+    players = Player.objects.filter(merged_into__isnull=True).filter(
+        Q(federation__isnull=True) | Q(federation__is_public=True)
+    )
+    for word in words:
+        players = players.filter(name_condition(word))
+    return list(players.select_related("federation").order_by("name_latin", "id")[:limit])

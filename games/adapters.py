@@ -50,7 +50,7 @@ def rules_for(match: Match) -> eg.GameRules:
     return eg.GameRules(
         variant=variant,
         scoring=preset_for(match),
-        cube=match.discipline.cube and variant.cube,
+        cube=match.discipline.has_cube,  # the discipline's one answer
     )
 
 

@@ -7,4 +7,8 @@ class GamesConfig(AppConfig):
     verbose_name = _("Matches and games")
 
     def ready(self) -> None:
+        from clubs import player_page
         from games import permissions  # noqa: F401  (registers the match rules)
+        from games.views import player_matches
+
+        player_page.extend(player_matches.SECTION)

@@ -6,12 +6,15 @@ Registered from GamesConfig.ready.  The tournaments app extends
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from django.core.exceptions import PermissionDenied
+from django.db.models import Q
 from django.utils.translation import gettext as _
 
-from clubs.permissions import can, is_federation_admin, manages_player, register
+from clubs.models import Federation, Role
+from clubs.permissions import can, is_federation_admin, manages_player, register, scope_ids
 from games.models import Match
 
 
@@ -37,6 +40,48 @@ def _match_arbitrate(user: Any, match: Match) -> bool:
 @register("match.override")
 def _match_override(user: Any, match: Match) -> bool:
     return is_federation_admin(user, match.federation)
+
+
+# --- ``match.arbitrate`` as a filter, for counting a user's queue in one query.
+# A higher app that extends the rule (the tournaments app: arbiters and managers of
+# a match's tournament) registers the same cases as a filter with
+# ``extend_arbitrated_q``; a filter answers None when the user holds no role that
+# could reach a match through it (decided from the cached roles, no query).
+
+ArbitratedQ = Callable[[Any], Q | None]
+
+_ARBITRATED_Q: list[ArbitratedQ] = []
+
+
+def extend_arbitrated_q(rule: ArbitratedQ) -> ArbitratedQ:
+    if rule not in _ARBITRATED_Q:
+        _ARBITRATED_Q.append(rule)
+    return rule
+
+
+def arbitrated_matches_q(user: Any) -> Q | None:
+    """The matches ``user`` may arbitrate (``match.arbitrate``) as a filter on Match,
+    or None when there are none; the superuser's pass is an empty filter."""
+    if user is None or not user.is_authenticated or not user.is_active:
+        return None
+    if user.is_superuser:
+        return Q()
+    parts = []
+    federation_ids = scope_ids(user, Role.FEDERATION_ADMIN, Federation)
+    if federation_ids:
+        parts.append(Q(federation_id__in=federation_ids))
+    parts.extend(part for part in (rule(user) for rule in _ARBITRATED_Q) if part is not None)
+    if not parts:
+        return None
+    found = parts[0]
+    for part in parts[1:]:
+        found |= part
+    return found
+
+
+def decides_disputes(user: Any) -> bool:
+    """Whether ``user`` may decide some disputed results (no query: cached roles)."""
+    return arbitrated_matches_q(user) is not None
 
 
 class SideAction(NamedTuple):

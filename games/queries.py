@@ -9,9 +9,11 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import Case, IntegerField, Prefetch, Q, QuerySet, Value, When
+from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
 
 from clubs import permissions
+from games import permissions as permissions_of_games
 from games import visibility
 
 # A clock's reading in figures: the pages read it here, the services from games.clocks.
@@ -113,6 +115,16 @@ def confirmed_report(match: Match) -> ResultReport | None:
     return None
 
 
+def player_matches(user: Any, player_id: int) -> QuerySet[Match]:
+    """The matches of a player that ``user`` may read, newest first (by when they
+    finished, else started, else were arranged), with both players, each marked for
+    ``visibility.result_visible`` (a page of them: one query, and one to count)."""
+    theirs = visible_matches(user).filter(Q(player1_id=player_id) | Q(player2_id=player_id))
+    return visibility.hide_results(with_players(theirs), user).order_by(
+        Coalesce("finished_at", "started_at", "created_at").desc(), "-id"
+    )
+
+
 def disputes_for(user: Any) -> list[ResultReport]:
     """Disputed results ``user`` may decide (the ``match.arbitrate`` rule, per match)."""
     if not _signed_in(user):
@@ -131,6 +143,16 @@ def disputes_for(user: Any) -> list[ResultReport]:
         .order_by("created_at", "id")
     )
     return [report for report in disputed if permissions.can(user, "match.arbitrate", report.match)]
+
+
+def disputes_count(user: Any) -> int:
+    """How many disputed results ``user`` may decide: ``len(disputes_for(user))`` in
+    one query (the ``match.arbitrate`` rule as a filter), for the header's count."""
+    arbitrated = permissions_of_games.arbitrated_matches_q(user)
+    if arbitrated is None:
+        return 0
+    matches = Match.objects.filter(arbitrated).values("id")
+    return ResultReport.objects.filter(status=ReportStatus.DISPUTED, match_id__in=matches).count()
 
 
 def awaiting_official(user: Any) -> list[ResultReport]:

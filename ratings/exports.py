@@ -9,6 +9,9 @@ numbers (two decimals shown) and a bold, frozen header row.
 Text that a spreadsheet would run as a formula (a name starting with "=",
 "+", "-" or "@") is kept as text: a quote before it in the CSV, a string cell
 in the XLSX.
+
+``write_csv`` and ``write_xlsx`` write any table of ``Column``s the same way
+(the tournaments app's exports use them too).
 """
 
 from __future__ import annotations
@@ -31,8 +34,11 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 @dataclass(frozen=True, slots=True)
 class Column:
     header: str
-    value: Callable[[Row], Any]
-    kind: str = "text"  # "text", "int", "rating" / "change" (two decimals) or "flag"
+    value: Callable[[Any], Any]
+    # "text", "int", "rating" / "change" (two decimals), "number" (as many decimals
+    # as it has: a score of 2.5; text where it is not a number, a shared place "1-3")
+    # or "flag"
+    kind: str = "text"
 
 
 def columns(glicko: bool) -> list[Column]:
@@ -69,13 +75,21 @@ def _csv_cell(column: Column, value: Any) -> str:
     if column.kind in ("rating", "change"):
         # The active language's decimal mark, no thousands separator.
         return formats.number_format(round(float(value), 2), 2, use_l10n=True)
+    if column.kind == "number" and isinstance(value, int | float):
+        return formats.number_format(value, use_l10n=True)
+    if column.kind == "number":
+        return safe_text(str(value))
     if column.kind == "int":
         return str(value)
     return safe_text(str(value))
 
 
 def csv_bytes(rows: Iterable[Row], *, glicko: bool) -> bytes:
-    cols = columns(glicko)
+    return write_csv(columns(glicko), rows)
+
+
+def write_csv(cols: Sequence[Column], rows: Iterable[Any]) -> bytes:
+    """The rows as a CSV file Excel opens directly, a header of ``cols`` first."""
     buffer = io.StringIO(newline="")
     writer = csv.writer(buffer, delimiter=EXPORT_DELIMITER, lineterminator="\r\n")
     writer.writerow([column.header for column in cols])
@@ -92,11 +106,15 @@ def sheet_title(text: str) -> str:
 
 
 def xlsx_bytes(rows: Iterable[Row], *, glicko: bool, title: str) -> bytes:
+    return write_xlsx(columns(glicko), rows, title=title)
+
+
+def write_xlsx(cols: Sequence[Column], rows: Iterable[Any], *, title: str) -> bytes:
+    """The rows as a one-sheet workbook named ``title``, a bold, frozen header first."""
     from openpyxl import Workbook
     from openpyxl.cell import WriteOnlyCell
     from openpyxl.styles import Font
 
-    cols = columns(glicko)
     book = Workbook(write_only=True)
     sheet = book.create_sheet(sheet_title(title))
     sheet.freeze_panes = "A2"
@@ -127,7 +145,7 @@ def xlsx_bytes(rows: Iterable[Row], *, glicko: bool, title: str) -> bytes:
             elif column.kind in ("rating", "change"):
                 cell = WriteOnlyCell(sheet, value=None if value is None else round(value, 2))
                 cell.number_format = "+0.00;-0.00;0.00" if column.kind == "change" else "0.00"
-            elif column.kind == "int":
+            elif column.kind == "int" or (column.kind == "number" and not isinstance(value, str)):
                 cell = WriteOnlyCell(sheet, value=value)
             else:
                 cell = WriteOnlyCell(sheet, value=str(value) if value else None)

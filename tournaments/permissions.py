@@ -16,6 +16,7 @@ from django.db import models
 from clubs.models import Club, Federation, Player, Role
 from clubs.permissions import extend, is_club_admin, is_federation_admin, register, scope_ids
 from games.models import Match
+from games.permissions import extend_arbitrated_q
 from tournaments.models import Entry, Pairing, Tournament, TournamentState
 
 
@@ -124,6 +125,34 @@ def _match_override(user: Any, match: Match) -> bool:
 
 extend("match.arbitrate", _match_arbitrate)
 extend("match.override", _match_override)
+
+
+def _arbitrated_q(user: Any) -> models.Q | None:
+    """``_match_arbitrate`` as a filter on Match: the matches of the tournaments
+    ``user`` manages or arbitrates (games.permissions.arbitrated_matches_q)."""
+    if not _may_run_some_tournament(user):
+        return None
+    pairings = Pairing.objects.filter(
+        staff_tournaments_q(user, "round__tournament__"), match_id__isnull=False
+    )
+    return models.Q(id__in=pairings.values("match_id"))
+
+
+extend_arbitrated_q(_arbitrated_q)
+
+
+def runs_tournaments(user: Any) -> bool:
+    """Whether the organizer console (/organize/) is ``user``'s desk: site admins,
+    admins of a federation or a club (they create tournaments there) and organizers
+    of a tournament (no query: the roles are cached)."""
+    if not _signed_in(user):
+        return False
+    return bool(
+        user.is_superuser
+        or scope_ids(user, Role.ORGANIZER, Tournament)
+        or scope_ids(user, Role.FEDERATION_ADMIN, Federation)
+        or scope_ids(user, Role.CLUB_ADMIN, Club)
+    )
 
 
 # --- Read side (no new rules): which tournaments a user sees, as one query.

@@ -12,10 +12,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Count, Prefetch, Q, QuerySet
+from django.db.models import Count, F, OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.shortcuts import get_object_or_404
 
-from clubs.models import Federation
+from clubs.models import Federation, Membership
 from tournaments import adapters, core
 from tournaments import permissions as tournament_permissions
 from tournaments.formats import flights, registry
@@ -67,6 +67,41 @@ def public_tournaments(federation: Federation) -> QuerySet[Tournament]:
             state=TournamentState.DRAFT
         )
     ).order_by("-starts_on", "-id")
+
+
+# --- The home page: events across the public federations, a bounded list of each kind
+# (each federation's own list has them all).
+
+
+def _across_public_federations() -> QuerySet[Tournament]:
+    return with_joins(Tournament.objects.filter(is_public=True, federation__is_public=True))
+
+
+def live_tournaments(limit: int) -> list[Tournament]:
+    """Public tournaments being played, the latest started first (one query)."""
+    return list(
+        _across_public_federations()
+        .filter(state=TournamentState.RUNNING)
+        .order_by(F("starts_on").desc(nulls_last=True), "-id")[:limit]
+    )
+
+
+def upcoming_tournaments(limit: int) -> list[Tournament]:
+    """Public tournaments taking entries or checking in, the soonest first (one query)."""
+    return list(
+        _across_public_federations()
+        .filter(state__in=(TournamentState.REGISTRATION, TournamentState.CHECK_IN))
+        .order_by(F("starts_on").asc(nulls_last=True), "id")[:limit]
+    )
+
+
+def recent_tournaments(limit: int) -> list[Tournament]:
+    """The latest finished public tournaments, the newest first (one query)."""
+    return list(
+        _across_public_federations()
+        .filter(state=TournamentState.FINISHED)
+        .order_by(F("starts_on").desc(nulls_last=True), "-id")[:limit]
+    )
 
 
 def entries(tournament: Tournament) -> QuerySet[Entry]:
@@ -345,6 +380,69 @@ def public_entry(tournament: Tournament, entry_id: int) -> Entry:
     return entry
 
 
+def has_public_page(tournament: Tournament) -> bool:
+    """Whether the tournament has public pages (``tournament_page`` finds it); its
+    federation read already."""
+    return (
+        tournament.is_public
+        and tournament.state in PUBLIC_STATES
+        and tournament.federation.is_public
+    )
+
+
+def pairing_of_match(match_id: int) -> Pairing | None:
+    """The pairing that ``match_id`` was played for, with its round, tournament and
+    federation (one query), or None for a match outside tournaments."""
+    return (
+        Pairing.objects.select_related("round__tournament__federation")
+        .filter(match_id=match_id)
+        .first()
+    )
+
+
+def player_entries(player_id: int) -> QuerySet[Entry]:
+    """The player's entries in public tournaments (past their draft, of a public
+    federation: those with a public page), newest first, each with its tournament,
+    federation and discipline (one query per page, and one to count)."""
+    return (
+        Entry.objects.filter(
+            player_id=player_id,
+            tournament__is_public=True,
+            tournament__federation__is_public=True,
+            tournament__state__in=PUBLIC_STATES,
+        )
+        .select_related("tournament__federation", "tournament__discipline")
+        .order_by(F("tournament__starts_on").desc(nulls_last=True), "-tournament_id", "-id")
+    )
+
+
+def published_places(entries: Iterable[Entry]) -> dict[int, str]:
+    """Each entry's place in its tournament's latest published standings, by entry id
+    (an entry not placed there is left out): one query for any number of entries,
+    reading only the latest published snapshot of each of their tournaments."""
+    entries = list(entries)
+    if not entries:
+        return {}
+    latest = (
+        StandingsSnapshot.objects.filter(
+            tournament=OuterRef("tournament"), published_at__isnull=False
+        )
+        .order_by("-after_round")
+        .values("pk")[:1]
+    )
+    snapshots = StandingsSnapshot.objects.filter(
+        tournament_id__in={entry.tournament_id for entry in entries}, pk=Subquery(latest)
+    ).values_list("rows", flat=True)
+    wanted = {entry.pk for entry in entries}
+    places: dict[int, str] = {}
+    for rows in snapshots:
+        for row in rows or []:
+            # The last row of the entry, as the tournament's own player page reads it.
+            if row.get("entry") in wanted:
+                places[row["entry"]] = str(row.get("place") or "")
+    return {entry: place for entry, place in places.items() if place}
+
+
 def entry_pairings(entry: Entry) -> list[Pairing]:
     """Every pairing of ``entry`` with its round (and the entry's tournament), both
     players and the match, in the order the rounds were paired (one query)."""
@@ -356,3 +454,18 @@ def entry_pairings(entry: Entry) -> list[Pairing]:
     for pairing in pairings:
         pairing.round.tournament = entry.tournament
     return pairings
+
+
+def entry_clubs(tournament: Tournament) -> dict[int, str]:
+    """The current clubs of the tournament's players, by player id, names joined
+    ("Club A, Club B"): one query, for the entry list's file."""
+    clubs: dict[int, dict[str, None]] = {}
+    memberships = (
+        Membership.objects.current()
+        .filter(player__tournament_entries__tournament=tournament)
+        .order_by("club__name")
+        .values_list("player_id", "club__name")
+    )
+    for player_id, club in memberships:
+        clubs.setdefault(player_id, {})[club] = None
+    return {player_id: ", ".join(names) for player_id, names in clubs.items()}

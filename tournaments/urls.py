@@ -1,10 +1,25 @@
 """Pages of the tournaments app: the organizer console, its printable sheets
 and the public pages."""
 
-from django.urls import path
+from django.urls import path, register_converter
 
-from tournaments.views import console, public
+from tournaments.views import console, exports, public
 from tournaments.views import print as sheets
+
+
+class SheetFormatConverter:
+    """The format of a downloaded table: csv or xlsx (anything else is a 404)."""
+
+    regex = "csv|xlsx"
+
+    def to_python(self, value: str) -> str:
+        return value
+
+    def to_url(self, value: str) -> str:
+        return value
+
+
+register_converter(SheetFormatConverter, "sheetformat")
 
 app_name = "tournaments"
 
@@ -33,6 +48,17 @@ urlpatterns = [
         "f/<slug:federation>/t/<slug:slug>/player/<int:entry>/",
         public.player_page,
         name="public_player",
+    ),
+    # Public files: what the pages above show
+    path(
+        "f/<slug:federation>/t/<slug:slug>/standings.<sheetformat:fmt>",
+        exports.public_standings,
+        name="public_standings_file",
+    ),
+    path(
+        "f/<slug:federation>/t/<slug:slug>/round/<slug:flight>/<int:number>/pairings.<sheetformat:fmt>",
+        exports.public_pairings,
+        name="public_pairings_file",
     ),
     # The organizer console
     path("organize/", console.tournament_list, name="organize"),
@@ -84,6 +110,23 @@ urlpatterns = [
         console.standings_publish,
         name="standings_publish",
     ),
+    # The director's files and the printable results of the whole event
+    path(
+        "organize/<int:pk>/export/standings.<sheetformat:fmt>",
+        exports.console_standings,
+        name="standings_file",
+    ),
+    path(
+        "organize/<int:pk>/export/entries.<sheetformat:fmt>",
+        exports.console_entries,
+        name="entries_file",
+    ),
+    path(
+        "organize/<int:pk>/rounds/<int:rid>/export/pairings.<sheetformat:fmt>",
+        exports.console_pairings,
+        name="pairings_file",
+    ),
+    path("organize/<int:pk>/print/results/", exports.results_sheet, name="print_results"),
     path("organize/<int:pk>/staff/", console.staff_add, name="staff_add"),
     path("organize/<int:pk>/staff/<int:aid>/revoke/", console.staff_revoke, name="staff_revoke"),
 ]

@@ -14,7 +14,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from clubs import permissions, services
+from clubs import landing, permissions, services
 from clubs.forms import SignUpForm, add_service_errors
 from clubs.models import Player
 
@@ -62,9 +62,15 @@ def sign_up(request: HttpRequest) -> HttpResponse:
 
 
 class SignInView(auth_views.LoginView):
+    """Signs in and goes to a safe ``next`` page, else to the user's own desk: the
+    organizer console for those who run tournaments (``clubs.landing``), the
+    account page for everyone else."""
+
     template_name = "registration/sign_in.html"
     redirect_authenticated_user = True
-    next_page = reverse_lazy("clubs:account")
+
+    def get_default_redirect_url(self) -> str:
+        return landing.landing_page(self.request.user)
 
 
 class SignOutView(auth_views.LogoutView):

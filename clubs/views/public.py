@@ -8,7 +8,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponsePermanen
 from django.shortcuts import render
 from django.urls import reverse
 
-from clubs import permissions, queries
+from clubs import permissions, player_page, queries
 from clubs.forms import ClaimForm
 from clubs.models import ClaimStatus, Club, Federation, Player, ProfileClaim
 
@@ -73,6 +73,8 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "is_own": user.is_authenticated and player.user_id == user.pk,
         "claim_pending": False,
         "can_claim": False,
+        # The player's events and matches, from the apps that hold them.
+        "sections": player_page.rendered(request, player),
     }
     if user.is_authenticated and not context["is_own"]:
         context["claim_pending"] = ProfileClaim.objects.filter(

@@ -19,7 +19,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from clubs import permissions
 from clubs.forms import add_service_errors
 from clubs.views.accounts import signed_in
-from games import exports, queries, services, visibility
+from games import adapters, belonging, exports, queries, services, visibility
 from games import permissions as side_rules
 from games.forms import (
     CancelForm,
@@ -199,9 +199,12 @@ def match_context(request: HttpRequest, match: Match, **bound: Any) -> dict[str,
 
 
 def render_match(request: HttpRequest, match: Match, status: int = 200, **bound: Any) -> Any:
-    return render(
-        request, "games/match_detail.html", match_context(request, match, **bound), status=status
-    )
+    context = match_context(request, match, **bound)
+    # Where the match was played (a tournament's round and table), from the app it belongs to.
+    context["trail"] = belonging.trail(request.user, match)
+    # Long nardy and other variants without the cube have no cube value to show.
+    context["has_cube"] = adapters.rules_for(match).cube_enabled
+    return render(request, "games/match_detail.html", context, status=status)
 
 
 # --- Pages

@@ -20,7 +20,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PASSWORD = "correct-horse-battery"  # tests.factories.UserFactory's
 
 
-def signed_in(browser, live_server, user):  # type: ignore[no-untyped-def]
+def signed_in(browser, live_server, user, lands_on="/accounts/"):  # type: ignore[no-untyped-def]
     context = browser.new_context(locale="en-US", viewport={"width": 390, "height": 844})
     page = context.new_page()
     page.set_default_timeout(15_000)
@@ -29,7 +29,7 @@ def signed_in(browser, live_server, user):  # type: ignore[no-untyped-def]
     page.fill("input[name=password]", PASSWORD)
     with page.expect_navigation():
         page.click("form.stack button[type=submit]")
-    assert page.url == live_server.url + "/accounts/"
+    assert page.url == live_server.url + lands_on
     return page
 
 
@@ -61,7 +61,8 @@ def test_report_dispute_and_arbiter_decision(live_server, browser) -> None:
 
     # The arbiter sets 5-2 on the disputes page.
     report = match.reports.get()
-    judge = signed_in(browser, live_server, arbiter)
+    # A federation admin runs its tournaments: signing in leads to the console.
+    judge = signed_in(browser, live_server, arbiter, lands_on="/organize/")
     judge.goto(live_server.url + "/staff/disputes/")
     box = judge.locator(f"#dispute-{report.pk}")
     assert "The last game was a single: 5-2" in box.inner_text()

@@ -230,7 +230,10 @@ def test_player_profile_query_count_is_constant(
             end=datetime.date(2000 + number, 12, 31),
         )
     # the player with federation, the memberships with clubs and their federations
-    with django_assert_num_queries(3):  # + the player's rating per pool
+    # (+ the player's rating per pool), and clubs.player_page's sections: their events
+    # and their matches, none here (a count each; tests/clubs/test_player_page_history.py
+    # counts them with a history)
+    with django_assert_num_queries(5):
         html = page(client, reverse("clubs:player", args=[player.pk]))
     assert html.count("/clubs/club-") == memberships
 

@@ -101,8 +101,9 @@ def test_the_list_shows_managed_tournaments_in_constant_queries(
     )
     client.force_login(admin)
     # Session and user, the roles, the tournaments, the federations and clubs a
-    # tournament may be created for (the "New tournament" button).
-    with django_assert_num_queries(6):
+    # tournament may be created for (the "New tournament" button), and the header's
+    # counts of disputes and claims (tournaments.navigation).
+    with django_assert_num_queries(8):
         html = client.get(reverse("tournaments:organize")).content.decode()
     assert len(re.findall(r'href="/organize/\d+/"', html)) == count
     assert "Elsewhere" not in html
@@ -120,8 +121,9 @@ def test_the_console_costs_the_same_queries_for_any_field(
     services.compute_standings(t)
     services.start_round(services.pair_next_round(t, by=admin), by=admin)
     client.force_login(admin)
-    # Session, user, tournament, roles, entries, rounds, pairings, standings, staff.
-    with django_assert_num_queries(9):
+    # Session, user, tournament, roles, entries, rounds, pairings, standings, staff,
+    # and the header's counts of disputes and claims (tournaments.navigation).
+    with django_assert_num_queries(11):
         html = client.get(console(t)).content.decode()
     assert html.count('class="table-no"') == Pairing.objects.filter(round__tournament=t).count()
 

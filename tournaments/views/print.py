@@ -42,4 +42,6 @@ def scoresheets(request: HttpRequest, pk: int, rid: int) -> HttpResponse:
     # so a sheet stays one page; a longer match continues on the back.
     context["rows"] = range(1, min(max(2 * length - 1, 5), MAX_SHEET_ROWS) + 1)
     context["sheets"] = [p for p in context["pairings"] if not p.is_bye]
+    # The cube's column (cube, Crawford) only where the discipline plays with the cube.
+    context["cube"] = context["tournament"].discipline.has_cube
     return render(request, "tournaments/print_scoresheets.html", context)
