@@ -7,6 +7,8 @@ White (side 0), player 2 Black (side 1).
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -141,18 +143,39 @@ def new_game_state(match: Match, game: Game) -> eg.GameState:
     return eg.new_game(rules_for(match), crawford=game.crawford, match_context=context)
 
 
+# The state of the games replayed lately, with the exact start and turns it came
+# from.  Recording a turn replays its game so far (the engine judges every action
+# against the whole record), which made recording grow with the square of a game's
+# length: a 760-turn long-nardy game took about a minute.  A replay whose start is
+# the same and whose turns begin with the kept turns continues from the kept state,
+# so what is kept never stands for other turns, committed or not (an undone turn,
+# a rolled-back import): it is only a shortcut through the same steps.
+_REPLAYS_KEPT = 256
+_replays: OrderedDict[int, tuple[eg.GameState, tuple[TurnInput, ...], eg.GameState]] = OrderedDict()
+_replays_lock = threading.Lock()
+
+
 def replay(match: Match, game: Game, turns: Sequence[Turn]) -> eg.GameState:
     """The game's state after its live turns, in order."""
-    state = new_game_state(match, game)
-    for turn in turns:
+    start = new_game_state(match, game)
+    inputs = tuple(TurnInput(t.kind, tuple(t.dice), t.moves, t.level) for t in turns)
+    state, done = start, 0
+    with _replays_lock:
+        kept = _replays.get(game.pk)
+    if kept is not None and kept[0] == start and inputs[: len(kept[1])] == kept[1]:
+        state, done = kept[2], len(kept[1])
+    for turn, step in zip(turns[done:], inputs[done:], strict=True):
         try:
-            state = apply_turn(
-                state, TurnInput(turn.kind, tuple(turn.dice), turn.moves, turn.level)
-            )
+            state = apply_turn(state, step)
         except EngineError as error:  # a stored record that no longer replays is corrupt
             raise RuntimeError(
                 f"stored turn {turn.pk} of game {game.pk} does not replay: {error}"
             ) from error
+    with _replays_lock:
+        _replays[game.pk] = (start, inputs, state)
+        _replays.move_to_end(game.pk)
+        while len(_replays) > _REPLAYS_KEPT:
+            _replays.popitem(last=False)
     return state
 
 

@@ -7,8 +7,17 @@
   the main's first two rounds are closed, its third round and the
   consolation's first round are under way with some results still to come.
 
-Results come from a seeded random generator (the better rated player wins
-more often), so the data is the same on every machine.  Safe to run again: a
+Table 1 of the knock-out's first two main rounds is played move by move
+(games.demo_player: a one-ply heuristic player, weaker the lower its rating,
+with seeded dice) through games.services.record_turn, so those matches have a
+replay of every game and their result is the engine's score of the record;
+one match of the current round has its first games recorded (a live score).
+The other results are score-only overrides from a seeded random generator
+(the better rated player wins more often).  Not every match is recorded
+because recording costs about 35 ms a turn here (a 7-point long nardy match is
+some 750 turns, a minute): ``SWISS_RECORDED_TABLES`` and
+``KNOCKOUT_RECORDED_TABLES`` set how many tables a round records.  Everything
+is seeded, so the data is the same on every machine.  Safe to run again: a
 tournament that exists (by its slug) is left alone.  Needs the clubs demo.
 
 Every round is played on its own date and hour (``Schedule``): the services
@@ -30,6 +39,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from clubs.models import Discipline, Federation, Player
+from games import demo_player
 from games import services as games_services
 from games.models import Match, ResultReport
 from tournaments import services
@@ -68,6 +78,11 @@ FIRST_FINISH = datetime.timedelta(minutes=35)
 NEXT_TABLE = datetime.timedelta(minutes=4)
 ROUND_LENGTH = datetime.timedelta(hours=2, minutes=45)
 REPORT_DELAY = datetime.timedelta(minutes=3)
+# A recorded match: its first turn this long after the round starts; a match still
+# being played has its first games recorded, the last turn this long before now.
+MATCH_SETUP = datetime.timedelta(minutes=2)
+LIVE_GAMES = 2
+LIVE_LAG = datetime.timedelta(minutes=1)
 
 
 @dataclass(frozen=True)
@@ -120,24 +135,79 @@ def _result(pairing: Pairing, rng: random.Random, ratings: dict[int, float]) -> 
     games_services.override_result(match, by=None, score1=score[0], score2=score[1], reason=REASON)
 
 
+def _strength(rating: float) -> demo_player.Side:
+    """The demo player of an entry: the lower its rating, the more often it plays a
+    random legal play instead of the heuristic's (5 % of turns at 1950, 40 % at 1350),
+    so the better rated player wins more often."""
+    return demo_player.Side(blunder=min(0.45, max(0.05, 0.05 + (1950 - rating) / 600 * 0.35)))
+
+
+def _record(
+    pairing: Pairing,
+    ratings: dict[int, float],
+    start: datetime.datetime,
+    *,
+    most_games: int | None = None,
+    end_by: datetime.datetime | None = None,
+) -> datetime.datetime:
+    """Play the pairing's match move by move through games.services (all of it, or its
+    first ``most_games`` games: a match still being played), the result scored by the
+    engine; return when its last turn was played.  The dice and plays come from a
+    generator seeded by the table, so every machine records the same games."""
+    match = pairing.match
+    assert match is not None and pairing.entry2_id is not None
+    # The table played on an electronic board: the match is recorded move by move.
+    Match.objects.filter(pk=match.pk).update(recorded=True)
+    match.recorded = True
+    rnd = pairing.round
+    seed = f"{rnd.tournament.slug}:{rnd.flight}:{rnd.number}:{pairing.table}"
+    sides = (_strength(ratings[pairing.entry1_id]), _strength(ratings[pairing.entry2_id]))
+    demo_player.play_match(match, random.Random(seed), sides, most_games=most_games)
+    return demo_player.date_turns(
+        match,
+        start + MATCH_SETUP,
+        random.Random(f"{seed}:clock"),
+        within=ROUND_LENGTH - MATCH_SETUP - 2 * REPORT_DELAY,
+        end_by=end_by,
+    )
+
+
 def _play(
     rnd: Round,
     rng: random.Random,
     ratings: dict[int, float],
     start: datetime.datetime,
     share: float = 1.0,
+    *,
+    recorded_tables: int = 0,
+    live_tables: int = 0,
 ) -> None:
     """Start the round at ``start`` and enter results for ``share`` of its matches,
-    each finished a few minutes after the one at the table before."""
+    each finished a few minutes after the one at the table before.  The first
+    ``recorded_tables`` decided tables are played move by move instead (their result
+    comes from the record), and the first ``live_tables`` tables still being played
+    have their first games recorded (a live score)."""
     services.start_round(rnd, by=None)
     _date_round(rnd, start)
-    pairings = [p for p in rnd.pairings.select_related("match").order_by("table") if p.match_id]
+    pairings = [
+        p
+        for p in rnd.pairings.select_related("match", "round__tournament").order_by("table")
+        if p.match_id
+    ]
     decided = round(len(pairings) * share)
     for table, pairing in enumerate(pairings[:decided]):
-        _result(pairing, rng, ratings)
         assert pairing.match_id is not None
-        _date_result(pairing.match_id, start, start + FIRST_FINISH + table * NEXT_TABLE)
-    for pairing in pairings[decided:]:  # still being played
+        if table < recorded_tables:
+            finish = _record(pairing, ratings, start)
+        else:
+            _result(pairing, rng, ratings)
+            finish = start + FIRST_FINISH + table * NEXT_TABLE
+        _date_result(pairing.match_id, start, finish)
+    for table, pairing in enumerate(pairings[decided:]):  # still being played
+        if table < live_tables:
+            _record(
+                pairing, ratings, start, most_games=LIVE_GAMES, end_by=timezone.now() - LIVE_LAG
+            )
         Match.objects.filter(pk=pairing.match_id).update(started_at=start)
 
 
@@ -163,6 +233,12 @@ def _create(
 
 
 SWISS_STARTS_ON = datetime.date(2025, 5, 17)
+# Tables played move by move (the others get a score-only result): recording goes
+# through games.services.record_turn turn by turn, about 35 ms a turn on a small
+# machine, so a 7-point long nardy match (some 750 turns) takes about a minute and
+# the Swiss records none by default; a 9-point short nardy match takes 15-25 s.
+SWISS_RECORDED_TABLES = 0
+KNOCKOUT_RECORDED_TABLES = 1
 
 
 def _swiss(federation: Federation) -> DemoTournament:
@@ -196,7 +272,7 @@ def _swiss(federation: Federation) -> DemoTournament:
                 break
             raise
         start = schedule.round_start(index)
-        _play(rnd, rng, ratings, start)
+        _play(rnd, rng, ratings, start, recorded_tables=SWISS_RECORDED_TABLES if index == 0 else 0)
         _close(rnd, start)
         index += 1
     services.finish_tournament(tournament, by=None)
@@ -239,10 +315,17 @@ def _knockout(federation: Federation) -> DemoTournament:
     for index in range(2):
         rnd = services.pair_next_round(tournament, by=None)
         start = schedule.round_start(index)
-        _play(rnd, rng, ratings, start)
+        _play(rnd, rng, ratings, start, recorded_tables=KNOCKOUT_RECORDED_TABLES)
         _close(rnd, start)
     current = schedule.round_start(2)
-    _play(services.pair_next_round(tournament, by=None), rng, ratings, current, share=0.5)
+    _play(
+        services.pair_next_round(tournament, by=None),
+        rng,
+        ratings,
+        current,
+        share=0.5,
+        live_tables=1,
+    )
     consolation = services.pair_next_round(tournament, by=None, flight=flights.CONSOLATION)
     _play(consolation, rng, ratings, current + datetime.timedelta(minutes=10), share=0.5)
     services.compute_standings(tournament)

@@ -132,3 +132,103 @@ def test_demo_matches_carry_their_tournaments_dates_and_the_history_spreads_over
     ).values_list("played_at", flat=True)
     assert len({timezone.localtime(at).date() for at in short_history}) > 1
     assert max(short_history) < loaded_at
+
+
+def test_demo_records_matches_move_by_move_with_replays_and_engine_scores(client) -> None:  # type: ignore[no-untyped-def]
+    """The recorded tables have every game turn by turn, dated inside the match, their
+    result is the engine's score of the record, and a replay page shows the moves; the
+    match still being played has a live score; the same seed records the same turns."""
+    import random
+
+    from games import adapters, demo_player
+    from games.models import Game, MatchState, ReportSource, Turn, TurnKind
+
+    clubs_demo.load()
+    demo.load()
+    knockout = Tournament.objects.get(slug=demo.KNOCKOUT_SLUG)
+    recorded = Match.objects.filter(pairing__round__tournament=knockout, recorded=True)
+    finished = list(recorded.filter(state=MatchState.FINISHED).order_by("pk"))
+    assert len(finished) == 2 * demo.KNOCKOUT_RECORDED_TABLES  # main rounds 1 and 2
+    for match in finished:
+        games = list(match.games.order_by("number"))
+        assert games and all(g.winner is not None for g in games)
+        assert all(g.turns.filter(kind=TurnKind.PLAY).count() > 10 for g in games)
+        # The official result is the engine's score of the recorded games.
+        record = adapters.engine_match(match, games)
+        assert record.finished
+        assert (match.score1, match.score2) == tuple(record.final_score)
+        report = match.reports.get(status="confirmed")
+        assert report.source == ReportSource.RECORD
+        times = list(
+            Turn.objects.filter(game__match=match)
+            .order_by("game__number", "number")
+            .values_list("recorded_at", flat=True)
+        )
+        assert match.started_at < times[0] and times == sorted(times)
+        assert times[-1] <= match.finished_at < report.decided_at
+
+    live = recorded.get(state=MatchState.PLAYING)
+    assert live.result_status == ResultStatus.NONE
+    assert Game.objects.filter(match=live, winner__isnull=False).count() == demo.LIVE_GAMES
+    last = Turn.objects.filter(game__match=live).order_by("-recorded_at").first()
+    assert last is not None and live.started_at < last.recorded_at < timezone.now()
+
+    shown = finished[0]
+    response = client.get(f"/matches/{shown.pk}/games/1/replay/")
+    assert response.status_code == 200
+    first_play = Turn.objects.filter(game__match=shown, game__number=1, kind=TurnKind.PLAY)
+    assert first_play.first().moves in response.content.decode()  # type: ignore[union-attr]
+
+    # The same seed plays the same game: the first 20 turns recorded again, elsewhere.
+    pairing = Pairing.objects.select_related("round__tournament").get(match=shown)
+    again = Match.objects.create(
+        player1=shown.player1,
+        player2=shown.player2,
+        discipline=shown.discipline,
+        federation=shown.federation,
+        length=shown.length,
+        recorded=True,
+    )
+    seed = f"{knockout.slug}:{pairing.round.flight}:{pairing.round.number}:{pairing.table}"
+    ratings = {e.pk: e.rating for e in Entry.objects.filter(tournament=knockout)}
+    sides = (demo._strength(ratings[pairing.entry1_id]), demo._strength(ratings[pairing.entry2_id]))
+    demo_player.play_match(again, random.Random(seed), sides, most_games=1)
+
+    def first_turns(match: Match) -> list[tuple[str, list[int], str]]:
+        rows = Turn.objects.filter(game__match=match, game__number=1).order_by("number")
+        return [(t.kind, t.dice, t.moves) for t in rows[:20]]
+
+    assert first_turns(again) == first_turns(shown) and len(first_turns(shown)) == 20
+
+
+def test_demo_player_plays_long_nardy_to_the_end_preferring_its_heuristic() -> None:
+    """The Swiss records no table by default (too slow to load), so the long nardy
+    player is checked here: a one-point match recorded to its end, and a player that
+    never blunders beats one that always plays a random legal play most of the time."""
+    import random
+
+    from clubs.models import Discipline, Player
+    from games import demo_player
+    from games.models import MatchState
+
+    clubs_demo.load()
+    long = Discipline.objects.get(code="long")
+    first, second = Player.objects.order_by("pk")[:2]
+    wins = 0
+    for seed in range(3):
+        match = Match.objects.create(
+            player1=first,
+            player2=second,
+            discipline=long,
+            federation=first.federation,
+            length=1,
+            recorded=True,
+        )
+        recording = demo_player.play_match(
+            match, random.Random(seed), (demo_player.Side(0.0), demo_player.Side(1.0))
+        )
+        match.refresh_from_db()
+        assert recording.finished and match.state == MatchState.FINISHED
+        assert match.result_status == ResultStatus.CONFIRMED
+        wins += match.winner == 1
+    assert wins >= 2

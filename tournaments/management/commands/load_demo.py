@@ -34,4 +34,6 @@ class Command(BaseCommand):
             self.stdout.write(
                 f"Demo {account.role}: username {account.username!r}, password {account.password!r}"
             )
-        self.stdout.write("Sign in at http://127.0.0.1:8000/admin/")
+        self.stdout.write(
+            "Sign in at http://127.0.0.1:8000/accounts/login/ (organizers land on /organize/)"
+        )
