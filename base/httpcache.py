@@ -42,7 +42,7 @@ import logging
 import secrets
 import time
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from django.contrib import messages
 from django.core.cache import cache
@@ -95,6 +95,9 @@ def fragment_cache_key(key: tuple[Any, ...]) -> str:
     return f"fragment:{KEY_SCHEME}:{digest((key, _rendering_context()))}"
 
 
+T = TypeVar("T")
+
+
 def fragment_lock_key(key: tuple[Any, ...]) -> str:
     """The cache key of the lock the request rendering ``key``'s fragment holds."""
     return f"{fragment_cache_key(key)}:render-lock"
@@ -139,7 +142,7 @@ class _CacheCalls:
             self._failed("add", error)
             return None
 
-    def set(self, key: str, value: str, timeout: int | None) -> None:
+    def set(self, key: str, value: Any, timeout: int | None) -> None:
         if not self.available:
             return
         try:
@@ -183,48 +186,54 @@ def fragment(
     """The HTML ``render()`` returns, rendered once per ``key`` (and language) and then
     served from the cache.  ``timeout``: seconds to keep it (None: the cache's
     ``TIMEOUT``; an old version is never asked for again, so it only has to expire).
+    Made by ``single_flight``."""
+    html = single_flight(fragment_cache_key(key), lambda: str(render()), timeout)
+    # The fragment is HTML our templates escaped when they rendered it.
+    return mark_safe(html)
 
-    On a miss one request renders while the others for the same key wait for its
+
+def single_flight(cache_key: str, make: Callable[[], T], timeout: int | None = None) -> T:
+    """The value ``make()`` returns (anything the cache can keep, not None), made once
+    per ``cache_key`` and then read from the cache.  ``cache_key`` MUST name every
+    version the value depends on.
+
+    On a miss one request makes it while the others for the same key wait for its
     result, at most ``RENDER_WAIT_SECONDS`` (the module's docstring: single flight).
-    An exception from ``render`` (``Http404``) reaches the caller unchanged; a failing
+    An exception from ``make`` (``Http404``) reaches the caller unchanged; a failing
     cache only costs the caching."""
-    cache_key = fragment_cache_key(key)
     calls = _CacheCalls(cache_key)
-    html = calls.get(cache_key)
-    if html is not None:
-        # The fragment is HTML our templates escaped when they rendered it.
-        return mark_safe(html)
+    value = calls.get(cache_key)
+    if value is not None:
+        return cast(T, value)
 
-    lock_key = fragment_lock_key(key)
+    lock_key = f"{cache_key}:render-lock"
     token = secrets.token_hex(16)
     pauses = _poll_pauses()
     while True:
         took_lock = calls.add(lock_key, token, RENDER_LOCK_SECONDS)
         if took_lock is None:  # the cache failed: nothing to wait for
-            return mark_safe(str(render()))
+            return make()
         if took_lock:
             try:
-                html = str(render())
-                calls.set(cache_key, html, timeout)
+                value = make()
+                calls.set(cache_key, value, timeout)
             finally:
                 calls.delete_if(lock_key, token)
-            return mark_safe(html)
+            return cast(T, value)
         pause = next(pauses, None)
         if pause is None:
             break
         _sleep(pause)
-        html = calls.get(cache_key)
-        if html is not None:
-            return mark_safe(html)
+        value = calls.get(cache_key)
+        if value is not None:
+            return cast(T, value)
 
-    # Waited long enough: the renderer is slow or died holding the lock.  Render here,
+    # Waited long enough: the maker is slow or died holding the lock.  Make it here,
     # and store it too, for those still waiting.
-    logger.info(
-        "Waited %ss for the rendering of %s, rendering it here", RENDER_WAIT_SECONDS, cache_key
-    )
-    html = str(render())
-    calls.set(cache_key, html, timeout)
-    return mark_safe(html)
+    logger.info("Waited %ss for %s to be made, making it here", RENDER_WAIT_SECONDS, cache_key)
+    value = make()
+    calls.set(cache_key, value, timeout)
+    return value
 
 
 def etag_for(request: HttpRequest, parts: tuple[Any, ...]) -> str:

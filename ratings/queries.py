@@ -20,12 +20,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from django.core.cache import cache
 from django.core.paginator import Page, Paginator
 from django.db import models
 from django.db.models import Count, Exists, OuterRef, QuerySet, Subquery
 from django.utils import timezone
 
+from base import httpcache
 from clubs import permissions
 from clubs.models import Discipline, Federation, FederationDiscipline, Membership, Player
 from clubs.queries import name_key
@@ -249,39 +249,38 @@ def live_ranking(pool: RatingPool, previous: RatingList | None) -> list[LiveEntr
     """The live list's entries (players by id), ``change`` against the ``previous``
     list.  Two queries (one without a previous list) once per version of the live
     list (``list_version``); every page and search of that version then reads them
-    from the cache."""
+    from the cache.  A rated match moves the version while the crowd reads the list:
+    one request ranks the new version while the others wait for it
+    (``httpcache.single_flight``), instead of each ranking it again."""
     key = f"ratings:live-ranking:{list_version(pool)}:{previous.pk if previous else 0}"
-    entries: list[LiveEntry] | None = cache.get(key)
-    if entries is None:
-        values = _listed_ratings(pool).values_list(
-            "player_id", "rating", "experience", "matches", "rd", "volatility", "last_played_at"
+    return httpcache.single_flight(key, lambda: _rank_live(pool, previous))
+
+
+def _rank_live(pool: RatingPool, previous: RatingList | None) -> list[LiveEntry]:
+    # What a list is made of (ratings.core.lists): not when each player last played,
+    # whose 10,000 time stamps cost more to read than the rest of the ranking.
+    values = _listed_ratings(pool).values_list(
+        "player_id", "rating", "experience", "matches", "rd", "volatility"
+    )
+    states = {
+        player_id: PlayerState(
+            rating=rating, experience=experience, matches=matches, rd=rd, volatility=volatility
         )
-        states = {
-            player_id: PlayerState(
-                rating=rating,
-                experience=experience,
-                matches=matches,
-                rd=rd,
-                volatility=volatility,
-                last_played_at=last_played_at,
-            )
-            for player_id, rating, experience, matches, rd, volatility, last_played_at in values
-        }
-        entries = [
-            LiveEntry(
-                entry.rank,
-                entry.player,
-                entry.rating,
-                entry.experience,
-                entry.matches,
-                entry.rd,
-                entry.provisional,
-                entry.change,
-            )
-            for entry in _live_ranking(pool, previous, states)
-        ]
-        cache.set(key, entries)
-    return entries
+        for player_id, rating, experience, matches, rd, volatility in values
+    }
+    return [
+        LiveEntry(
+            entry.rank,
+            entry.player,
+            entry.rating,
+            entry.experience,
+            entry.matches,
+            entry.rd,
+            entry.provisional,
+            entry.change,
+        )
+        for entry in _live_ranking(pool, previous, states)
+    ]
 
 
 def live_rows(pool: RatingPool, previous: RatingList | None) -> list[Row]:

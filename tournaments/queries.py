@@ -60,6 +60,11 @@ def tournament_page(federation_slug: str, slug: str) -> Tournament:
     )
 
 
+def public_version(pk: int) -> int | None:
+    """Tournament ``pk``'s ``public_version`` as committed now (None: it is gone)."""
+    return Tournament.objects.filter(pk=pk).values_list("public_version", flat=True).first()
+
+
 def public_tournaments(federation: Federation) -> QuerySet[Tournament]:
     """The federation's public tournaments past their draft, newest first (one query)."""
     return with_joins(

@@ -209,11 +209,15 @@ def _standings_context(
 def _public_tournament(request: HttpRequest, federation: str, slug: str) -> Tournament:
     """The tournament a page of it shows.  Its anonymous visitors may be served the
     page kept whole (base.pagecache), which must read what it shows after saying
-    so: then the tournament is read again."""
+    so: then the tournament's version is read again (and the tournament, should it
+    have moved)."""
     tournament = queries.tournament_page(federation, slug)
-    if pagecache.depends_on(request, "tournament", tournament.pk) and pagecache.depends_on(
-        request, "federation", tournament.federation_id
+    if (
+        pagecache.depends_on(request, "tournament", tournament.pk)
+        and pagecache.depends_on(request, "federation", tournament.federation_id)
+        and queries.public_version(tournament.pk) != tournament.public_version
     ):
+        # Changed since it was read (every change moves the version): read it again.
         tournament = queries.tournament_page(federation, slug)
     return tournament
 
