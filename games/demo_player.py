@@ -109,8 +109,8 @@ def choose(state: eg.GameState, rng: random.Random, blunder: float = 0.0) -> Pla
 
 def _written_form_replays(state: eg.GameState, play: Play) -> bool:
     """Whether the play, as notation writes it, is read back by the engine as legal:
-    a recorded turn is stored as text and replayed from it.  (A long nardy play whose
-    written journey may pass a point that would make a six-block can be refused.)"""
+    a recorded turn is stored as text and replayed from it.  A guard: the engine
+    reads back every legal play (tests/engine/test_written_play_orders.py)."""
     try:
         eg.play(state, parse_moves(format_play(play)))
     except EngineError:

@@ -124,7 +124,8 @@ def _journey(chain: list[Step], dice: tuple[int, ...] | None = None) -> Move:
 
 class _Trial:
     """One assignment of dice to the written journeys, simulated step by step
-    under every rule, in every order that keeps each checker's steps in turn."""
+    under every rule, in every order that keeps each checker's steps in turn (and,
+    under the six-block rule, every order of the steps: ``_candidates``)."""
 
     def __init__(
         self,
@@ -148,30 +149,57 @@ class _Trial:
                 at -= die
             self.chains.append(chain)
         self.total = sum(len(c) for c in self.chains)
+        self.taken = [[False] * len(c) for c in self.chains]
         self.me = list(position.sides[side])
         self.oppm = list(r.gather[side](position.sides[1 - side]))
         self.best: _Failure | None = None
         self.steps: tuple[Step, ...] | None = None
 
     def run(self) -> tuple[Step, ...] | None:
-        self._order([0] * len(self.chains), [], 0)
+        self._order([], 0)
         return self.steps
 
     def _fail(self, failure: _Failure) -> None:
         if self.best is None or failure.progress > self.best.progress:
             self.best = failure
 
-    def _order(self, next_step: list[int], done: list[Step], heads: int) -> None:
+    def _candidates(self) -> list[tuple[int, int]]:
+        """The steps (journey, index) that may come next: each journey's next step,
+        then, under the six-block rule, a later step of a journey taken out of turn.
+        A journey written through a point where another own checker stands (19/9
+        past a checker on 14) may be played by that checker first (14/9, then
+        19/14): the same steps and the same position, and under the six-block rule
+        ("even in passing") sometimes the only legal order, the one the legal plays
+        were found in."""
+        natural = []
+        later = []
+        for i, chain in enumerate(self.chains):
+            first = True
+            for k in range(len(chain)):
+                if self.taken[i][k]:
+                    continue
+                if first:
+                    natural.append((i, k))
+                    first = False
+                elif self.r.six_block:
+                    later.append((i, k))
+        return natural + later
+
+    def _order(self, done: list[Step], heads: int) -> None:
         if self.steps is not None:
             return
         if len(done) == self.total:
             self.steps = tuple(done)
             return
-        for i, chain in enumerate(self.chains):
-            k = next_step[i]
-            if k == len(chain):
-                continue
-            o, d, die = chain[k]
+        tried: set[tuple[int, int, int]] = set()
+        for i, k in self._candidates():
+            o, d, die = self.chains[i][k]
+            if self.r.six_block:
+                # Every step left may come next here, so the same step from another
+                # journey leads to the same tree: try it once.
+                if (o, d, die) in tried:
+                    continue
+                tried.add((o, d, die))
             failure = self._check(i, k, o, d, die, heads, len(done))
             if failure is not None:
                 self._fail(failure)
@@ -199,11 +227,11 @@ class _Trial:
                     )
                 )
             else:
-                next_step[i] += 1
+                self.taken[i][k] = True
                 done.append(_step(o, d, die, hit))
-                self._order(next_step, done, heads + (1 if o == self.r.head else 0))
+                self._order(done, heads + (1 if o == self.r.head else 0))
                 done.pop()
-                next_step[i] -= 1
+                self.taken[i][k] = False
             me[o] += 1
             me[d] -= 1
             if hit:
