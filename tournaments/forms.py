@@ -9,6 +9,7 @@ wrong one.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django import forms
@@ -16,12 +17,13 @@ from django.contrib.auth import get_user_model
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
-from clubs import permissions
+from clubs import csv_io, permissions
 from clubs.models import Club, Discipline, Federation, Role
 from games.models import ClockMode
 from tournaments.core import UNAVAILABLE_CODES, offered_codes
 from tournaments.formats import flights, registry
 from tournaments.models import TieBreakerLot, Tournament, default_tie_breaks
+from tournaments.services.entries import BULK_MAX_LINES, ListLine
 from tournaments.services.setup import SETTINGS_FIELDS
 
 MAX_LENGTH = 99
@@ -632,3 +634,163 @@ class StaffForm(forms.Form):
         if user is None:
             raise forms.ValidationError(_("No active user is called %(name)s.") % {"name": name})
         return user
+
+
+# --- Registration at scale (views.registration)
+
+_RATING = re.compile(r"^\d{1,5}(?:[.,]\d+)?$")
+_NAME_HEADERS = {"name", "player", "имя", "игрок", "фио", "name native", "name latin"}
+_CLUB_HEADERS = {"club", "клуб"}
+_RATING_HEADERS = {"rating", "рейтинг"}
+
+
+def _rating(text: str) -> float | None:
+    text = text.strip()
+    return float(text.replace(",", ".")) if _RATING.match(text) else None
+
+
+def parse_pasted_list(text: str) -> list[ListLine]:
+    """One player a line: "name", "name; club", "name; club; rating" or "name, rating"
+    (a comma before a number; a comma inside a name stays part of it)."""
+    lines = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        raw = raw.strip()
+        if not raw:
+            continue
+        club, rating = "", None
+        if ";" in raw:
+            name, *rest = [part.strip() for part in raw.split(";")]
+            for part in rest:
+                if rating is None and _rating(part) is not None:
+                    rating = _rating(part)
+                elif not club:
+                    club = part
+        else:
+            name, _sep, tail = raw.rpartition(",")
+            rating = _rating(tail) if name else None
+            if rating is None:
+                name = raw
+        lines.append(ListLine(number, " ".join(name.split())[:200], club[:200], rating))
+        if len(lines) > BULK_MAX_LINES:
+            break
+    return lines
+
+
+def parse_list_csv(data: bytes) -> list[ListLine]:
+    """A CSV with a header line naming its columns: a name column (name / имя / игрок),
+    optionally club and rating; comma, semicolon or tab separated, in the encodings
+    the federation's player import reads (clubs.csv_io)."""
+    try:
+        table = csv_io.read_table(data)
+    except csv_io.FileError as error:
+        raise forms.ValidationError(str(error)) from error
+    header = [csv_io.normalize_header(cell) for cell in table.header]
+
+    def column(names: set[str]) -> int | None:
+        return next((k for k, cell in enumerate(header) if cell in names), None)
+
+    name_at, club_at, rating_at = (
+        column(_NAME_HEADERS),
+        column(_CLUB_HEADERS),
+        column(_RATING_HEADERS),
+    )
+    if name_at is None:
+        raise forms.ValidationError(
+            _("The CSV needs a header line with a “name” column (also: club, rating).")
+        )
+    lines = []
+    for number, cells in table.records:
+
+        def cell(at: int | None, cells: list[str] = cells) -> str:
+            return cells[at].strip() if at is not None and at < len(cells) else ""
+
+        name = " ".join(cell(name_at).split())
+        if not name:
+            continue
+        rating_text = cell(rating_at)
+        rating = _rating(rating_text)
+        if rating_text and rating is None:
+            raise forms.ValidationError(
+                _("Line %(line)d: “%(rating)s” is not a rating.")
+                % {"line": number, "rating": rating_text}
+            )
+        lines.append(ListLine(number, name[:200], cell(club_at)[:200], rating))
+        if len(lines) > BULK_MAX_LINES:
+            break
+    return lines
+
+
+def _too_many(lines: list[ListLine]) -> None:
+    if len(lines) > BULK_MAX_LINES:
+        raise forms.ValidationError(
+            _("A list holds at most %(limit)d lines. Split it.") % {"limit": BULK_MAX_LINES}
+        )
+    if not lines:
+        raise forms.ValidationError(_("The list has no names."))
+
+
+class PlayerListForm(forms.Form):
+    """A pasted list or an uploaded CSV (one of the two) of players to enter."""
+
+    names = forms.CharField(
+        label=_("Names, one a line"),
+        required=False,
+        max_length=200_000,
+        widget=forms.Textarea(
+            attrs={
+                "rows": 12,
+                "placeholder": _("Мамедов Эльчин\nAnna Petrova; Alpha\nIvan Sidorov, 1650"),
+            }
+        ),
+        help_text=_("“name”, “name; club” or “name, rating”; names in either script."),
+    )
+    file = forms.FileField(
+        label=_("or a CSV file"),
+        required=False,
+        help_text=_("Columns: name, and optionally club and rating; the first line names them."),
+    )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        upload = data.get("file")
+        text = (data.get("names") or "").strip()
+        if upload is not None and text:
+            raise forms.ValidationError(_("Paste a list or upload a file, not both."))
+        if upload is not None:
+            if upload.size > csv_io.MAX_FILE_BYTES:
+                raise forms.ValidationError(
+                    _("The file is too large (at most %(limit)d MB).")
+                    % {"limit": csv_io.MAX_FILE_BYTES // (1024 * 1024)}
+                )
+            lines = parse_list_csv(bytes(upload.read(csv_io.MAX_FILE_BYTES + 1)))
+        else:
+            lines = parse_pasted_list(text)
+        _too_many(lines)
+        data["lines"] = lines
+        return data
+
+
+class CheckInListForm(forms.Form):
+    names = forms.CharField(
+        label=_("Names to check in, one a line"),
+        max_length=200_000,
+        widget=forms.Textarea(attrs={"rows": 6}),
+    )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        lines = parse_pasted_list(data.get("names") or "")
+        _too_many(lines)
+        data["lines"] = lines
+        return data
+
+
+class SelfCheckInWindowForm(forms.Form):
+    opens_at = forms.DateTimeField(
+        label=_("Opens at"),
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+    )
+    closes_at = forms.DateTimeField(
+        label=_("Closes at"),
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+    )

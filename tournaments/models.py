@@ -136,6 +136,18 @@ class Tournament(TimeControl):
     public_version = models.PositiveBigIntegerField(
         default=0, editable=False, verbose_name=_("public version")
     )
+    # Players check themselves in from their phones through a link carrying this
+    # token, between these two moments (services.entries.open_self_check_in): a
+    # random token, so the link cannot be guessed from the tournament's address.
+    self_check_in_opens_at = models.DateTimeField(
+        _("self check-in opens at"), null=True, blank=True
+    )
+    self_check_in_closes_at = models.DateTimeField(
+        _("self check-in closes at"), null=True, blank=True
+    )
+    self_check_in_token = models.CharField(
+        _("self check-in token"), max_length=43, blank=True, db_index=True, editable=False
+    )
     webhook_url = models.URLField(_("webhook URL"), blank=True)
     webhook_secret = models.CharField(
         max_length=64, default=new_webhook_secret, editable=False, verbose_name=_("webhook secret")

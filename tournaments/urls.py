@@ -3,7 +3,7 @@ and the public pages."""
 
 from django.urls import path, register_converter
 
-from tournaments.views import console, exports, public
+from tournaments.views import console, exports, public, registration
 from tournaments.views import print as sheets
 
 
@@ -77,6 +77,30 @@ urlpatterns = [
         console.entry_withdraw,
         name="entry_withdraw",
     ),
+    # Registration at scale (views.registration)
+    path("organize/<int:pk>/entries/bulk/", registration.bulk_entries, name="entries_bulk"),
+    path(
+        "organize/<int:pk>/entries/bulk/confirm/",
+        registration.bulk_entries_confirm,
+        name="entries_bulk_confirm",
+    ),
+    path("organize/<int:pk>/entries/check-in-all/", registration.check_in_all, name="check_in_all"),
+    path(
+        "organize/<int:pk>/entries/check-in-list/",
+        registration.check_in_list,
+        name="check_in_list",
+    ),
+    path(
+        "organize/<int:pk>/self-check-in/",
+        registration.self_check_in_window,
+        name="self_check_in_window",
+    ),
+    path(
+        "organize/<int:pk>/self-check-in/qr.svg",
+        registration.self_check_in_qr,
+        name="self_check_in_qr",
+    ),
+    path("t/<str:token>/check-in/", registration.self_check_in, name="self_check_in"),
     path("organize/<int:pk>/seeds/", console.seeds, name="seeds"),
     path("organize/<int:pk>/qualifiers/", console.qualifiers, name="qualifiers"),
     path("organize/<int:pk>/rounds/pair/", console.round_pair, name="round_pair"),

@@ -50,6 +50,13 @@ def press(page, label: str) -> None:  # type: ignore[no-untyped-def]
     submit(page, page.locator("#next-step").get_by_role("button", name=label, exact=True))
 
 
+def press_and_confirm(page, label: str) -> None:  # type: ignore[no-untyped-def]
+    """A final next step: its button opens the question, "Yes: ..." acts (issue 15)."""
+    box = page.locator("#next-step")
+    box.get_by_role("button", name=f"{label}…", exact=True).click()
+    submit(page, box.get_by_role("button", name=f"Yes: {label}", exact=True))
+
+
 def test_an_organizer_runs_a_swiss_to_the_end(live_server, page) -> None:  # type: ignore[no-untyped-def]
     federation = FederationFactory(name="Azerbaijan Nardy Federation")
     discipline = DisciplineFactory()
@@ -127,11 +134,11 @@ def test_an_organizer_runs_a_swiss_to_the_end(live_server, page) -> None:  # typ
         press(page, f"Close round {number}")
         expect(block.locator(".state.closed")).to_be_visible()
         submit(page, page.locator("#compute-standings button"))
-        press(page, f"Publish the standings after round {number}")
+        press_and_confirm(page, f"Publish the standings after round {number}")
         expect(page.locator("#snapshots li").first).to_contain_text("published")
 
     assert Round.objects.filter(tournament=t, state=RoundState.CLOSED).count() == 3
-    press(page, "Finish the tournament")
+    press_and_confirm(page, "Finish the tournament")
     expect(page.locator("#timeline li.current")).to_have_text("finished")
     t.refresh_from_db()
     assert t.state == TournamentState.FINISHED

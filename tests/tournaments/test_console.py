@@ -512,7 +512,12 @@ def test_standings_computed_and_published_from_the_console(client) -> None:  # t
     assert any("recomputed" in m for m in messages_of(response))
     snapshot.refresh_from_db()
     assert snapshot.published_at is None
-    follow(client, publish, {"digest": snapshot.results_digest})
+    # Publishing asks first (issue 15): without the confirmation nothing is done.
+    asked = client.post(publish, {"digest": snapshot.results_digest})
+    assert asked.status_code == 200 and 'name="confirm" value="1"' in asked.content.decode()
+    snapshot.refresh_from_db()
+    assert snapshot.published_at is None
+    follow(client, publish, {"digest": snapshot.results_digest, "confirm": "1"})
     snapshot.refresh_from_db()
     assert snapshot.published_at is not None
 

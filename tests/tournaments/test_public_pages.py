@@ -256,7 +256,9 @@ def test_main_with_consolation_and_last_chance_draws_each_flight(client) -> None
     for flight in flights:
         assert f'<div class="flight" data-flight="{flight}">' in bracket(client, t, flight)
     rounds = section(html, "rounds")
-    assert "Round 1 · Consolation" in rounds and "Round 1 · Last chance" in rounds
+    # Knock-out rounds are named by what they are, each flight to its final (issue 15).
+    for title in ("Main flight", "Consolation", "Last chance"):
+        assert f"Final · {title}" in rounds and f"Round 1 · {title}" not in rounds
 
 
 def test_groups_then_knockout(client) -> None:  # type: ignore[no-untyped-def]

@@ -124,7 +124,7 @@ def test_a_correction_in_a_counted_round_still_corrects_its_table(third_round_st
 def test_a_round_with_every_result_official_counts_before_it_is_closed(
     client: Any, third_round_started
 ) -> None:  # type: ignore[no-untyped-def]
-    t, _admin, third = third_round_started
+    t, admin, third = third_round_started
     for p in tables(third):
         builders.confirm_result(p, higher_seed(p))
     third.refresh_from_db()
@@ -132,6 +132,12 @@ def test_a_round_with_every_result_official_counts_before_it_is_closed(
     snapshot = services.compute_standings(t)
     assert snapshot is not None and snapshot.after_round == 3
     assert sum(row["wins"] for row in snapshot.rows) == 3 * TABLES
+    # Published when the round closes, not before (issue 15): the public still sees
+    # the table after round 2.
+    assert snapshot.published_at is None
+    assert "After round 3" not in page(client, t)
+    services.close_round(third, by=admin)
+    services.compute_standings(t)
     standings = page(client, t)
     assert "After round 3" in standings and "in progress" not in standings
 
@@ -207,8 +213,10 @@ def test_in_several_flights_a_round_counts_only_behind_the_rounds_started_before
     snapshot = services.compute_standings(t)
     assert snapshot is not None and snapshot.after_round == 1
     in_play = page(client, t)
-    assert "Round 2 · Main flight in progress: 0 of 2 results" in in_play
-    assert "Round 1 · Consolation in progress: 2 of 2 results" in in_play
+    # Knock-out rounds by what they are (issue 15): main round 2 of 8 players is the
+    # semi-final, and the consolation of round 1's four losers starts with one too.
+    assert "Semi-final · Main flight in progress: 0 of 2 results" in in_play
+    assert "Semi-final · Consolation in progress: 2 of 2 results" in in_play
     for p in tables(main):
         builders.confirm_result(p, higher_seed(p))
     snapshot = services.compute_standings(t)

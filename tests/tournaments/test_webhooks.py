@@ -116,6 +116,10 @@ def test_a_round_a_result_and_the_standings_are_announced_signed(
     last = rnd.pairings.get(table=2)
     with django_capture_on_commit_callbacks(execute=True):
         builders.confirm_result(last, higher_seed(last))
+    # Round 1 is complete but still open: its standings go out when it closes (issue 15).
+    assert receiver.events()[2:] == ["result.confirmed"]
+    with django_capture_on_commit_callbacks(execute=True):
+        services.close_round(rnd, by=admin)
     assert receiver.events()[2:] == ["result.confirmed", "standings.published"]
     standings = receiver.requests[3]["json"]["data"]
     assert standings["after_round"] == 1 and len(standings["rows"]) == 4

@@ -104,6 +104,34 @@ class TournamentFormat(abc.ABC):
         """Whether the rounds played are all the format plans (finishing comes first)."""
         return False
 
+    def can_pair_next(
+        self,
+        tournament: Tournament,
+        flight: str,
+        entries: Sequence[Entry],
+        pairings: Sequence[Pairing],
+    ) -> bool:
+        """Whether asking to pair ``flight`` now finds a round to pair: the console offers
+        "pair the next round" only then.  It is the rule ``plan`` refuses by ("no more
+        rounds"), asked of the rows the caller has loaded (``entries``, ``pairings``: all
+        the tournament's, each pairing with its round and match), so asking costs no
+        query where the format needs none.  A format that cannot tell says yes and lets
+        the pairing answer."""
+        return True
+
+    def round_title(self, tournament: Tournament, flight: str, number: int) -> str:
+        """A round's heading on every page (console, public pages, print, exports):
+        "Round 3", or in a bracket flight what the round is ("Semi-final"); with its
+        flight when the format plays several side by side."""
+        title = knockout_round_name(self, tournament, flight, number)
+        if title is None:
+            title = _("Round %(number)d") % {"number": number}
+        return f"{title} · {flights.title(flight)}" if self.several_flights else title
+
+    def bracket_shape(self, tournament: Tournament) -> core.Bracket:
+        """The bracket whose stages name the knock-out rounds (its results do not matter)."""
+        return self.load_bracket(tournament)
+
 
 class KnockoutFormat(TournamentFormat):
     """A bracket from the draw: every flight is a knock-out."""
@@ -134,11 +162,28 @@ class KnockoutFormat(TournamentFormat):
             pairings = list(adapters.pairing_rows(tournament))
         return adapters.replay(self.build_bracket(tournament, entries), pairings)
 
+    def bracket_shape(self, tournament: Tournament) -> core.Bracket:
+        # The draw alone: its stages and finals do not move with results.
+        return self.build_bracket(tournament, adapters.entry_rows(tournament))
+
     def plan(
         self, tournament: Tournament, flight: str, number: int, entries: Sequence[Entry]
     ) -> tuple[Plan, bool]:
         pairings = list(adapters.pairing_rows(tournament))
         return bracket_plan(self.load_bracket(tournament, entries, pairings), pairings, flight)
+
+    def can_pair_next(
+        self,
+        tournament: Tournament,
+        flight: str,
+        entries: Sequence[Entry],
+        pairings: Sequence[Pairing],
+    ) -> bool:
+        try:
+            bracket = self.load_bracket(tournament, entries, pairings)
+        except core.TournamentError:
+            return True  # the pairing says what is wrong with the draw
+        return bool(ready_to_pair(bracket, pairings, flight))
 
     def standings(
         self, tournament: Tournament, entries: Sequence[Entry], pairings: Sequence[Pairing]
@@ -158,12 +203,7 @@ def bracket_plan(
         raise ValidationError(
             _("This tournament has no %(flight)s.") % {"flight": flights.label(flight)}
         )
-    paired = {p.slot for p in pairings if p.slot}
-    ready = [
-        mid
-        for mid in bracket.ready()
-        if bracket.matches[mid].flight == flight and mid not in paired
-    ]
+    ready = ready_to_pair(bracket, pairings, flight)
     if not ready:
         flight_done = all(
             bracket.status(mid) in ("decided", "bye", "void")
@@ -177,10 +217,6 @@ def bracket_plan(
             % {"flight": flights.label(flight)},
             code="not_ready",
         )
-    # One column at a time: a match that is ready early (two players with byes) waits
-    # for the others of its stage, as rounds are played at a board.
-    first_stage = min(bracket.stage[mid] for mid in ready)
-    ready = [mid for mid in ready if bracket.stage[mid] == first_stage]
     ready.sort(
         key=lambda mid: (
             bracket.stage[mid],
@@ -198,6 +234,93 @@ def bracket_plan(
         mid in final_ids or bracket.matches[mid].section == flights.GRAND_FINAL for mid in ready
     )
     return plan, final
+
+
+def ready_to_pair(bracket: core.Bracket, pairings: Sequence[Pairing], flight: str) -> list[str]:
+    """The matches of ``flight`` the next round pairs: ready, not paired yet, and of the
+    earliest stage among them (none when the flight is over or waits for results)."""
+    paired = {p.slot for p in pairings if p.slot}
+    ready = [
+        mid
+        for mid in bracket.ready()
+        if bracket.matches[mid].flight == flight and mid not in paired
+    ]
+    if not ready:
+        return []
+    # One column at a time: a match that is ready early (two players with byes) waits
+    # for the others of its stage, as rounds are played at a board.
+    first_stage = min(bracket.stage[mid] for mid in ready)
+    return [mid for mid in ready if bracket.stage[mid] == first_stage]
+
+
+def knockout_stage_name(rounds_left: int) -> str:
+    """A knock-out round by how many rounds follow it in its flight: the final, the
+    semi-final, the quarter-final, then "1/8 final", "1/16 final"..."""
+    if rounds_left <= 0:
+        return _("Final")
+    if rounds_left == 1:
+        return _("Semi-final")
+    if rounds_left == 2:
+        return _("Quarter-final")
+    return _("1/%(fraction)d final") % {"fraction": 2**rounds_left}
+
+
+# The names of a tournament's knock-out rounds, kept on the instance for one request
+# (a page titles every round: one query and one draw, not one per round).
+_NAMES_ATTR = "_knockout_round_names"
+
+
+def knockout_round_name(
+    fmt: TournamentFormat, tournament: Tournament, flight: str, number: int
+) -> str | None:
+    """The name of round ``number`` of a bracket flight by what it is ("Semi-final"),
+    from the stage of the matches it pairs; None where rounds keep their number (not
+    a bracket flight, a round not paired, a flight drawn in several sections such as a
+    double elimination's winners' and losers' brackets, where only the grand final
+    has a name)."""
+    if not fmt.is_knockout(flight):
+        return None
+    names: dict[tuple[str, int], str | None] | None = tournament.__dict__.get(_NAMES_ATTR)
+    if names is None or (flight, number) not in names:
+        names = _knockout_round_names(fmt, tournament)
+        tournament.__dict__[_NAMES_ATTR] = names
+    return names.get((flight, number))
+
+
+def _knockout_round_names(
+    fmt: TournamentFormat, tournament: Tournament
+) -> dict[tuple[str, int], str | None]:
+    slots: dict[tuple[str, int], str] = {}
+    for flight, number, slot in (
+        Pairing.objects.filter(round__tournament=tournament)
+        .exclude(slot="")
+        .order_by("round__number", "table")
+        .values_list("round__flight", "round__number", "slot")
+    ):
+        slots.setdefault((flight, number), slot)
+    if not slots:
+        return {}
+    try:
+        bracket = fmt.bracket_shape(tournament)
+    except core.TournamentError:
+        return {}
+    sections: dict[str, set[str]] = {}
+    for m in bracket.matches.values():
+        sections.setdefault(m.flight, set()).add(m.section)
+    names: dict[tuple[str, int], str | None] = {}
+    for (flight, number), slot in slots.items():
+        match = bracket.matches.get(slot)
+        final = bracket.finals.get(flight)
+        if match is None or final is None or not fmt.is_knockout(flight):
+            names[(flight, number)] = None
+        elif match.section == flights.GRAND_FINAL:
+            names[(flight, number)] = flights.section_title(flights.GRAND_FINAL)
+        elif len(sections[flight]) > 1:
+            names[(flight, number)] = None
+        else:
+            left = bracket.stage[final] - bracket.stage[slot]
+            names[(flight, number)] = knockout_stage_name(left)
+    return names
 
 
 def round_plan(rnd: core.Round, slot: str = "") -> Plan:

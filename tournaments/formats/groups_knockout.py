@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 
 from tournaments import adapters, core
 from tournaments.formats import flights
-from tournaments.formats.base import Plan, Rows, TournamentFormat, bracket_plan
+from tournaments.formats.base import Plan, Rows, TournamentFormat, bracket_plan, ready_to_pair
 from tournaments.formats.codes import Format
 from tournaments.formats.tables import bracket_rows, table_rows
 from tournaments.models import Entry, Pairing, Round, RoundState, Tournament
@@ -125,6 +125,23 @@ class GroupsKnockout(TournamentFormat):
         ):
             return flights.GROUPS
         return flight
+
+    def can_pair_next(
+        self,
+        tournament: Tournament,
+        flight: str,
+        entries: Sequence[Entry],
+        pairings: Sequence[Pairing],
+    ) -> bool:
+        flight = self.flight_to_pair(tournament, flight)
+        if flight == flights.GROUPS:
+            paired = {p.round.number for p in pairings if p.round.flight == flights.GROUPS}
+            return max(paired, default=0) < len(group_schedule(tournament, entries))
+        try:
+            bracket = self.load_bracket(tournament, entries, pairings)
+        except core.TournamentError:
+            return True  # the pairing says what is wrong (a tie at the cut)
+        return bool(ready_to_pair(bracket, pairings, flight))
 
     def plan(
         self, tournament: Tournament, flight: str, number: int, entries: Sequence[Entry]

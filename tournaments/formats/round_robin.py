@@ -20,12 +20,29 @@ class RoundRobin(TournamentFormat):
     def check_draw(self, tournament: Tournament, entries: Sequence[Entry]) -> None:
         core.round_robin_rounds(adapters.drawn_entries(entries), rounds=tournament.rounds_planned)
 
+    def schedule(self, tournament: Tournament, entries: Sequence[Entry]) -> list[core.Round]:
+        """Every round of the Berger table (truncated to the rounds planned)."""
+        return core.round_robin_rounds(
+            adapters.drawn_entries(entries), rounds=tournament.rounds_planned
+        )
+
+    def can_pair_next(
+        self,
+        tournament: Tournament,
+        flight: str,
+        entries: Sequence[Entry],
+        pairings: Sequence[Pairing],
+    ) -> bool:
+        paired = {p.round.number for p in pairings if p.round.flight == flights.MAIN}
+        try:
+            return max(paired, default=0) < len(self.schedule(tournament, entries))
+        except core.TournamentError:
+            return True  # the pairing says what is wrong with the field
+
     def plan(
         self, tournament: Tournament, flight: str, number: int, entries: Sequence[Entry]
     ) -> tuple[Plan, bool]:
-        schedule = core.round_robin_rounds(
-            adapters.drawn_entries(entries), rounds=tournament.rounds_planned
-        )
+        schedule = self.schedule(tournament, entries)
         if number > len(schedule):
             raise core.PairingError("event_finished", "complete")
         return round_plan(schedule[number - 1]), number == len(schedule)

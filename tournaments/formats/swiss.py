@@ -64,6 +64,18 @@ class Swiss(TournamentFormat):
         # The event's rounds so far (the default): rounds not reached count for nobody.
         return table_standings(tournament, entries, results, last_round)
 
+    def can_pair_next(
+        self,
+        tournament: Tournament,
+        flight: str,
+        entries: Sequence[Entry],
+        pairings: Sequence[Pairing],
+    ) -> bool:
+        # swiss_plan's rule: the planned rounds are paired, or too few players are left.
+        results = adapters.results(p for p in pairings if p.round.flight == flights.MAIN)
+        field = adapters.core_entries(entries)
+        return not core.swiss_finished(field, results, adapters.swiss_settings(tournament))
+
     def looks_finished(self, tournament: Tournament, rounds: Sequence[Round]) -> bool:
         main = [r for r in rounds if r.flight == flights.MAIN]
         return tournament.rounds_planned is not None and len(main) >= tournament.rounds_planned

@@ -3,19 +3,27 @@ withdrawals (a withdrawn player's open matches are lost by forfeit)."""
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Mapping
+import datetime
+import hashlib
+import secrets
+from collections import Counter, defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
+from anyascii import anyascii
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from base import locking
 from clubs import permissions
-from clubs.models import Player
-from clubs.services import snapshot
+from clubs.csv_io import club_key
+from clubs.models import Club, Player
+from clubs.queries import name_key
+from clubs.services import create_player, snapshot
 from games.models import Match
 from tournaments import adapters, core, queries
 from tournaments.formats import registry
@@ -237,3 +245,368 @@ def withdraw(entry: Entry, *, by: Any) -> Entry:
         {"withdrawn_after_round": entry.withdrawn_after_round},
     )
     return entry
+
+
+# --- Registration at scale: a pasted list or a CSV, matched with a preview, then
+# entered in one transaction; check-in of everyone or of a list; self check-in.
+
+BULK_MAX_LINES = 1000
+
+
+@dataclass(frozen=True)
+class ListLine:
+    """One line of a pasted list or a CSV row: a name, and optionally a club (by name)
+    and a rating."""
+
+    number: int
+    name: str
+    club: str = ""
+    rating: float | None = None
+
+
+@dataclass
+class LinePreview:
+    """What entering the list will do with one line.  ``kind``: MATCH (one existing
+    player), CHOOSE (several look like this name), NEW (a new player is created),
+    ENTERED (already in the tournament), TWICE (the same player on an earlier line)."""
+
+    line: ListLine
+    kind: str
+    candidates: list[Player] = field(default_factory=list)
+    club: Club | None = None
+    error: str = ""
+
+    def signature(self) -> str:
+        ids = ",".join(str(p.pk) for p in self.candidates)
+        club = self.club.pk if self.club is not None else ""
+        return f"{self.line.number}:{self.kind}:{ids}:{club}:{self.error}"
+
+
+MATCH, CHOOSE, NEW, ENTERED, TWICE = "match", "choose", "new", "entered", "twice"
+
+
+def _federation_players_by_key(tournament: Tournament) -> dict[str, list[Player]]:
+    """The federation's active players by name key, from either spelling (one query:
+    a list of names can hold any of them, and a key cannot be searched in SQL)."""
+    by_key: dict[str, list[Player]] = defaultdict(list)
+    players = Player.objects.filter(
+        federation_id=tournament.federation_id, merged_into__isnull=True
+    ).only("id", "name_native", "name_latin", "user_id", "federation_id", "birth_year")
+    for player in players.order_by("name_latin", "id"):
+        for key in {name_key(player.name_native), name_key(player.name_latin)} - {""}:
+            by_key[key].append(player)
+    return by_key
+
+
+def preview_list(tournament: Tournament, lines: Sequence[ListLine]) -> list[LinePreview]:
+    """Each line matched against the federation's players across scripts ("Мамедов
+    Эльчин" is "Elchin Mamedov"), in three queries whatever the number of lines."""
+    if len(lines) > BULK_MAX_LINES:
+        raise ValidationError(
+            _("A list holds at most %(limit)d lines; this one has %(count)d. Split it.")
+            % {"limit": BULK_MAX_LINES, "count": len(lines)}
+        )
+    by_key = _federation_players_by_key(tournament)
+    entered = set(Entry.objects.filter(tournament=tournament).values_list("player_id", flat=True))
+    clubs = {
+        club_key(c.name): c
+        for c in Club.objects.filter(federation_id=tournament.federation_id, is_active=True)
+    }
+    seen: set[int] = set()
+    previews = []
+    for line in lines:
+        club = None
+        error = ""
+        if line.club:
+            club = clubs.get(club_key(line.club))
+            if club is None:
+                error = _("No club “%(club)s” in the federation.") % {"club": line.club}
+        candidates = by_key.get(name_key(line.name), [])
+        if not candidates:
+            kind = NEW
+        elif len(candidates) > 1:
+            kind = CHOOSE
+        elif candidates[0].pk in entered:
+            kind = ENTERED
+        elif candidates[0].pk in seen:
+            kind = TWICE
+        else:
+            kind = MATCH
+            seen.add(candidates[0].pk)
+        previews.append(LinePreview(line, kind, list(candidates), club, error))
+    return previews
+
+
+def preview_digest(tournament: Tournament, previews: Sequence[LinePreview]) -> str:
+    """What the preview showed, in a few characters: the confirmation carries it, and a
+    different answer at confirmation means the page is stale."""
+    text = "|".join([tournament.state, *(p.signature() for p in previews)])
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+@transaction.atomic
+def add_entries(
+    tournament: Tournament,
+    players: Sequence[Player],
+    *,
+    by: Any,
+    ratings: Mapping[int, float] | None = None,
+) -> list[Entry]:
+    """Enter many players at once before the tournament starts (a fixed number of
+    queries plus one audit row per entry); any player refused refuses them all."""
+    permissions.require(by, "tournament.manage", tournament)
+    t = lock_tournament(tournament)
+    require_state(t, OPEN_STATES, _("Entering players from a list"))
+    ids = [p.pk for p in players]
+    twice = sorted({str(p) for p in players if ids.count(p.pk) > 1})
+    if twice:
+        raise ValidationError(_("Listed twice: %(players)s.") % {"players": ", ".join(twice)})
+    fresh = {p.pk: p for p in Player.objects.filter(pk__in=ids)}
+    merged = sorted(str(p) for p in players if p.pk not in fresh or not fresh[p.pk].is_active)
+    if merged:
+        raise ValidationError(
+            _("Merged into another profile meanwhile: %(players)s. Preview the list again.")
+            % {"players": ", ".join(merged)}
+        )
+    already = Entry.objects.filter(tournament=t, player_id__in=ids).select_related("player")
+    entered = sorted(str(e.player) for e in already)
+    if entered:
+        raise ValidationError(_("Already entered: %(players)s.") % {"players": ", ".join(entered)})
+    current = ratings_now(t, list(players))
+    status = (
+        EntryStatus.CHECKED_IN if t.state == TournamentState.CHECK_IN else EntryStatus.REGISTERED
+    )
+    entries = Entry.objects.bulk_create(
+        [
+            Entry(
+                tournament=t,
+                player=p,
+                rating=(ratings or {}).get(p.pk, current.get(p.pk)),
+                status=status,
+            )
+            for p in players
+        ]
+    )
+    if entries:
+        bump_public_version(t)
+    for entry in entries:
+        tournament_audit(by, "tournament.entry.add", entry, t, None, snapshot(entry))
+    return entries
+
+
+@transaction.atomic
+def enter_list(
+    tournament: Tournament,
+    lines: Sequence[ListLine],
+    choices: Mapping[int, int],
+    *,
+    by: Any,
+    digest: str,
+) -> list[Entry]:
+    """Confirm a previewed list: players chosen where a line had several candidates
+    (``choices``: line number -> player id), new players created in the federation
+    (in the line's club), and every entry added, all in one transaction.  A preview
+    that no longer holds (the tournament changed state, a player was merged, entered
+    or created meanwhile) refuses the whole list."""
+    permissions.require(by, "tournament.manage", tournament)
+    t = lock_tournament(tournament)
+    require_state(t, OPEN_STATES, _("Entering players from a list"))
+    previews = preview_list(t, lines)
+    if preview_digest(t, previews) != digest:
+        raise ValidationError(
+            _(
+                "The tournament or its players changed since the preview (now %(state)s): "
+                "nothing was entered. Check the new preview and confirm again."
+            )
+            % {"state": t.get_state_display()}
+        )
+    problems = []
+    players: list[Player] = []
+    ratings: dict[int, float] = {}
+    new_lines: list[LinePreview] = []
+    for preview in previews:
+        line = preview.line
+        if preview.error:
+            problems.append(f"{line.number}: {preview.error}")
+        elif preview.kind == CHOOSE:
+            chosen = {p.pk: p for p in preview.candidates}.get(choices.get(line.number, 0))
+            if chosen is None:
+                problems.append(
+                    _("%(line)d: choose which %(name)s is meant.")
+                    % {"line": line.number, "name": line.name}
+                )
+            else:
+                players.append(chosen)
+        elif preview.kind == MATCH:
+            players.append(preview.candidates[0])
+        elif preview.kind == NEW:
+            new_lines.append(preview)
+        if line.rating is not None and preview.kind in (MATCH, CHOOSE) and players:
+            ratings[players[-1].pk] = line.rating
+    if problems:
+        raise ValidationError(
+            _("Nothing was entered; fix these lines: %(lines)s") % {"lines": "; ".join(problems)}
+        )
+    for preview in new_lines:
+        scope = preview.club or t.federation
+        if not permissions.can(by, "player.create", scope) and by is not None:
+            raise ValidationError(
+                _(
+                    "Line %(line)d: %(name)s is not a player of the federation yet, and only "
+                    "its admins create players. Nothing was entered."
+                )
+                % {"line": preview.line.number, "name": preview.line.name}
+            )
+        player = create_player(
+            by=by,
+            club=preview.club,
+            federation=t.federation,
+            name_native=preview.line.name,
+            name_latin=latin_spelling(preview.line.name),
+        )
+        players.append(player)
+        if preview.line.rating is not None:
+            ratings[player.pk] = preview.line.rating
+    return add_entries(t, players, by=by, ratings=ratings)
+
+
+def latin_spelling(name: str) -> str:
+    """The Latin name of a player typed in another script ("Мамедов" -> "Mamedov")."""
+    return " ".join(anyascii(name).replace("'", "").split())[:200]
+
+
+@transaction.atomic
+def check_in_all(
+    tournament: Tournament, *, by: Any, lines: Sequence[ListLine] | None = None
+) -> int:
+    """Check in every registered entry, or those named by ``lines`` (matched across
+    scripts like a list of entries); returns how many were checked in.  A name that
+    is no entry, or fits several, refuses the whole list."""
+    permissions.require(by, "tournament.manage", tournament)
+    t = lock_tournament(tournament)
+    require_state(t, (TournamentState.REGISTRATION, TournamentState.CHECK_IN), _("Checking in"))
+    entries = list(
+        locking.rows(
+            Entry.objects.filter(tournament=t)
+            .exclude(status=EntryStatus.WITHDRAWN)
+            .select_related("player")
+        )
+    )
+    if lines is not None:
+        if len(lines) > BULK_MAX_LINES:
+            raise ValidationError(
+                _("A list holds at most %(limit)d lines; this one has %(count)d. Split it.")
+                % {"limit": BULK_MAX_LINES, "count": len(lines)}
+            )
+        by_key: dict[str, list[Entry]] = defaultdict(list)
+        for e in entries:
+            for key in {name_key(e.player.name_native), name_key(e.player.name_latin)} - {""}:
+                by_key[key].append(e)
+        chosen: dict[int, Entry] = {}
+        problems = []
+        for line in lines:
+            found = by_key.get(name_key(line.name), [])
+            if len(found) == 1:
+                chosen[found[0].pk] = found[0]
+            elif not found:
+                problems.append(
+                    _("%(line)d: %(name)s is not entered.")
+                    % {"line": line.number, "name": line.name}
+                )
+            else:
+                problems.append(
+                    _("%(line)d: several entries are called %(name)s; check them in one by one.")
+                    % {"line": line.number, "name": line.name}
+                )
+        if problems:
+            raise ValidationError(
+                _("Nobody was checked in; fix these lines: %(lines)s")
+                % {"lines": "; ".join(problems)}
+            )
+        entries = list(chosen.values())
+    waiting = [e for e in entries if e.status == EntryStatus.REGISTERED]
+    if waiting:
+        Entry.objects.filter(pk__in=[e.pk for e in waiting]).update(status=EntryStatus.CHECKED_IN)
+        bump_public_version(t)
+        tournament_audit(
+            by,
+            "tournament.entry.check_in_all",
+            t,
+            t,
+            None,
+            {"entries": [e.pk for e in waiting], "status": EntryStatus.CHECKED_IN},
+        )
+    return len(waiting)
+
+
+@transaction.atomic
+def open_self_check_in(
+    tournament: Tournament, *, by: Any, opens_at: datetime.datetime, closes_at: datetime.datetime
+) -> Tournament:
+    """Open (or move) the window in which players check themselves in through the
+    tournament's link; the link's token is made once and kept, so a printed QR code
+    stays good when the window moves."""
+    permissions.require(by, "tournament.manage", tournament)
+    t = lock_tournament(tournament)
+    require_state(
+        t, (TournamentState.REGISTRATION, TournamentState.CHECK_IN), _("Opening self check-in")
+    )
+    if closes_at <= opens_at:
+        raise ValidationError({"closes_at": _("The window must close after it opens.")})
+    if closes_at <= timezone.now():
+        raise ValidationError({"closes_at": _("The window would be over already.")})
+    before = _window(t)
+    t.self_check_in_opens_at = opens_at
+    t.self_check_in_closes_at = closes_at
+    if not t.self_check_in_token:
+        t.self_check_in_token = secrets.token_urlsafe(24)
+    t.save(
+        update_fields=["self_check_in_opens_at", "self_check_in_closes_at", "self_check_in_token"]
+    )
+    tournament_audit(by, "tournament.self_check_in.open", t, t, before, _window(t))
+    return t
+
+
+@transaction.atomic
+def close_self_check_in(tournament: Tournament, *, by: Any) -> Tournament:
+    permissions.require(by, "tournament.manage", tournament)
+    t = lock_tournament(tournament)
+    before = _window(t)
+    t.self_check_in_opens_at = None
+    t.self_check_in_closes_at = None
+    t.save(update_fields=["self_check_in_opens_at", "self_check_in_closes_at"])
+    tournament_audit(by, "tournament.self_check_in.close", t, t, before, _window(t))
+    return t
+
+
+def _window(t: Tournament) -> dict[str, Any]:
+    return {
+        "opens_at": t.self_check_in_opens_at.isoformat() if t.self_check_in_opens_at else None,
+        "closes_at": t.self_check_in_closes_at.isoformat() if t.self_check_in_closes_at else None,
+    }
+
+
+def self_check_in_is_open(t: Tournament, now: datetime.datetime | None = None) -> bool:
+    now = now or timezone.now()
+    return (
+        t.self_check_in_opens_at is not None
+        and t.self_check_in_closes_at is not None
+        and t.self_check_in_opens_at <= now < t.self_check_in_closes_at
+        and t.state in (TournamentState.REGISTRATION, TournamentState.CHECK_IN)
+    )
+
+
+@transaction.atomic
+def self_check_in(tournament: Tournament, *, by: Any) -> Entry:
+    """The signed-in player checks their own entry in, while the window is open."""
+    t = lock_tournament(tournament)
+    if not self_check_in_is_open(t):
+        raise ValidationError(_("Self check-in is not open for this tournament now."))
+    entry = (
+        Entry.objects.filter(tournament=t, player__user_id=getattr(by, "pk", None))
+        .select_related("player", "tournament")
+        .first()
+    )
+    if entry is None:
+        raise ValidationError(_("You are not entered in this tournament."))
+    return check_in(entry, by=by)

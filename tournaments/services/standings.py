@@ -1,8 +1,10 @@
 """Standings: computed by a Celery task after every confirmed result
 (``request_standings``, coalesced), counting only the rounds closed or with
 every result official (``queries.standings_rounds``), kept as one snapshot per
-round, and published automatically when the tournament publishes standings and
-no round is silent, else when the organizer releases them (``publish_standings``).
+round, and published automatically when the tournament publishes standings, no
+round is silent and the rounds a table counts are closed (so at the close of a
+round, never while it is played), else when the organizer releases them
+(``publish_standings``).
 What a confirmed or withdrawn result owes a tournament (``on_result_confirmed``,
 ``on_result_withdrawn``, run by the tasks) is here too.
 """
@@ -30,6 +32,7 @@ from tournaments.models import (
     EntryStatus,
     Pairing,
     Round,
+    RoundState,
     StandingsSnapshot,
     Tournament,
     WebhookDelivery,
@@ -281,6 +284,20 @@ def standings_rows(
     return rows, tie_breaks, key
 
 
+def _publish_computed(t: Tournament, snapshot_id: int) -> StandingsSnapshot:
+    """Publish a snapshot computed before its last round closed (the tournament
+    publishes its standings): the close is what makes it public."""
+    with transaction.atomic():
+        # The tournament's row before the snapshot's (as publish_standings takes them).
+        bump_public_version(t)
+        snap = StandingsSnapshot.objects.select_for_update().get(pk=snapshot_id)
+        if snap.published_at is None:
+            snap.published_at = timezone.now()
+            snap.save(update_fields=["published_at"])
+            _notify_standings(snap)
+    return snap
+
+
 def compute_standings(tournament: Tournament) -> StandingsSnapshot | None:
     """The standings after the rounds counted so far, as a snapshot (one per round);
     None while no round counts yet.
@@ -290,14 +307,16 @@ def compute_standings(tournament: Tournament) -> StandingsSnapshot | None:
     in play never makes a snapshot nor changes one.  Idempotent: the snapshot
     keeps a digest of its inputs and is left untouched when nothing changed.
     Published at once when the tournament publishes its standings and no round
-    is silent; otherwise it waits for the organizer.  A result corrected in an
+    is silent and every round it counts is closed (a complete round still open waits
+    for its close); otherwise it waits for the organizer.  A result corrected in an
     earlier round also corrects the earlier snapshots (their publication, if
     any, stands; only the latest one is announced).
     """
     t = Tournament.objects.select_related("federation", "club", "discipline").get(pk=tournament.pk)
     entries = adapters.entry_rows(t)
     pairings = list(adapters.pairing_rows(t))
-    after = len(queries.standings_rounds(pairings).counted)
+    counted = queries.standings_rounds(pairings).counted
+    after = len(counted)
     stored = list(
         StandingsSnapshot.objects.filter(tournament=t).values_list("after_round", "results_digest")
     )
@@ -334,10 +353,17 @@ def compute_standings(tournament: Tournament) -> StandingsSnapshot | None:
         rows, tie_breaks, key = standings_rows(t, entries=entries, pairings=pairings, after=after)
     except core.TournamentError as error:
         raise core_error(error) from error
-    if existing is not None and existing.results_digest == key:
-        return existing
+    # "Publish standings" publishes a table once its rounds are closed: a round whose
+    # results are all in counts for the table before it closes, but the organizer may
+    # still correct it, so its table waits for the close (close_round asks again).
     silent = Round.objects.filter(tournament=t, silent=True).exists()
-    publish = t.publish_standings and not silent
+    publish = (
+        t.publish_standings and not silent and all(r.state == RoundState.CLOSED for r in counted)
+    )
+    if existing is not None and existing.results_digest == key:
+        if publish and existing.published_at is None:
+            return _publish_computed(t, existing.pk)
+        return existing
     with transaction.atomic():
         # The tournament's row before the snapshot's (as publish_standings takes them).
         bump_public_version(t)

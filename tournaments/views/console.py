@@ -7,6 +7,9 @@ qualification).  Every button posts to its own small view that hands the
 change to ``tournaments.services`` and returns to the console with the
 service's answer as a message.  Forms carry the version of what they act on
 (a state, a status, a digest): a stale page is told so and nothing is done.
+A final or destructive step (finishing, withdrawing a player, publishing
+standings) acts only with ``confirm=1``: the console asks inline, and a post
+without it gets a page saying what will happen (``_confirmation``).
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from clubs import permissions
@@ -30,8 +34,9 @@ from clubs.filters import PlayerFilter
 from clubs.forms import add_service_errors
 from clubs.models import Player, Role, RoleAssignment
 from clubs.views.accounts import signed_in
-from tournaments import adapters, queries, services
+from tournaments import adapters, brackets, queries, services
 from tournaments.formats import flights, registry
+from tournaments.formats.base import knockout_round_name
 from tournaments.forms import (
     AddEntryForm,
     ForfeitForm,
@@ -162,19 +167,39 @@ def tournament_settings(request: HttpRequest, pk: int) -> HttpResponse:
 # --- The console page
 
 
+# What a final step does, said before it is done (the console asks to confirm it).
+FINISH_WARNING = _lazy(
+    "The tournament ends: no more rounds, results or entries, and the final "
+    "standings stand. Finishing cannot be undone."
+)
+PUBLISH_WARNING = _lazy(
+    "Everyone sees these standings, and the silent rounds they cover become public. "
+    "Publishing cannot be undone."
+)
+WITHDRAW_WARNING = _lazy(
+    "%(player)s is paired in no later round and loses the matches still to play by "
+    "forfeit. A withdrawal cannot be undone."
+)
+
+
 def _next_steps(
-    tournament: Tournament, rounds: list[Round], snapshots: list[StandingsSnapshot]
+    tournament: Tournament,
+    rounds: list[Round],
+    snapshots: list[StandingsSnapshot],
+    entries: list[Entry],
 ) -> list[dict[str, Any]]:
-    """The buttons that move the tournament on, the most likely one first."""
+    """The buttons that move the tournament on, the most likely one first: only the
+    steps that can be taken now (no "pair round 4" after the last planned round)."""
     steps: list[dict[str, Any]] = []
     state = tournament.state
 
-    def to_state(target: str, label: str) -> None:
+    def to_state(target: str, label: str, confirm: str = "") -> None:
         steps.append(
             {
                 "action": reverse("tournaments:state", args=[tournament.pk]),
                 "fields": {"state": target, "from_state": state},
                 "label": label,
+                "confirm": confirm,
             }
         )
 
@@ -217,18 +242,23 @@ def _next_steps(
                     "fields": {"digest": latest.results_digest},
                     "label": _("Publish the standings after round %(number)d")
                     % {"number": latest.after_round},
+                    "confirm": str(PUBLISH_WARNING),
                 }
             )
         fmt = registry.for_tournament(tournament)
+        pairings = [p for r in rounds for p in r.pairings.all()]
         paired_flights = fmt.paired_flights(tournament)
         several = len(paired_flights) > 1
         if several:
             busy = {r.flight for r in open_rounds}
         else:  # no new round while a round is open, whatever flight the format paired
             busy = set(paired_flights) if open_rounds else set()
+        pairable = []
         for flight in paired_flights:
-            if flight in busy:
+            # The format's own rule for "no more rounds" (what pairing would answer).
+            if flight in busy or not fmt.can_pair_next(tournament, flight, entries, pairings):
                 continue
+            pairable.append(flight)
             if fmt.next_round_number_known:
                 played = sum(1 for r in rounds if r.flight == flight)
                 text = _("Pair round %(number)d") % {"number": played + 1}
@@ -244,23 +274,63 @@ def _next_steps(
                 }
             )
         if not open_rounds:
-            to_state(TournamentState.FINISHED, _("Finish the tournament"))
-            if fmt.looks_finished(tournament, rounds):
+            to_state(TournamentState.FINISHED, _("Finish the tournament"), str(FINISH_WARNING))
+            if not pairable or fmt.looks_finished(tournament, rounds):
                 # The planned rounds are played: finishing comes first.
                 steps.insert(0, steps.pop())
     for k, step in enumerate(steps):
         step["primary"] = k == 0
+        step.setdefault("confirm", "")
     return steps
 
 
+def round_name(rnd: Round) -> str:
+    """The round's heading, as every page names it (the format's ``round_title``):
+    "Round 3", "Semi-final", "Quarter-final · Consolation"."""
+    tournament = rnd.tournament
+    return registry.for_tournament(tournament).round_title(tournament, rnd.flight, rnd.number)
+
+
+def _confirmation(
+    request: HttpRequest, tournament: Tournament, *, question: str, warning: str, label: str
+) -> HttpResponse | None:
+    """A final or destructive step posted without ``confirm=1``: a page that says what
+    will happen and posts the same form again with the confirmation (no script needed;
+    the console's own forms ask inline and carry ``confirm=1``).  None once confirmed."""
+    if request.POST.get("confirm") == "1":
+        return None
+    fields = [
+        (name, value)
+        for name, value in request.POST.items()
+        if name not in ("csrfmiddlewaretoken", "confirm")
+    ]
+    return render(
+        request,
+        "tournaments/console_confirm.html",
+        {
+            "tournament": tournament,
+            "question": question,
+            "warning": warning,
+            "label": label,
+            "action": request.path,
+            "fields": fields,
+            "back": console_url(tournament),
+        },
+    )
+
+
 def round_label(text: str, rnd: Round) -> str:
-    """ "Round 3", or "Round 3 (Consolation)": the flight is named unless it is the main
-    flight where the organizer pairs no other."""
+    """ "Round 3", "Round 3 (Semi-final)" or "Round 3 (Consolation)": what the round is
+    in a bracket, and its flight unless it is the main flight where the organizer
+    pairs no other."""
     label = text % {"number": rnd.number}
-    paired = registry.for_tournament(rnd.tournament).paired_flights(rnd.tournament)
-    if rnd.flight == flights.MAIN and len(paired) == 1:
-        return label
-    return f"{label} ({flights.title(rnd.flight)})"
+    fmt = registry.for_tournament(rnd.tournament)
+    about = [knockout_round_name(fmt, rnd.tournament, rnd.flight, rnd.number)]
+    paired = fmt.paired_flights(rnd.tournament)
+    if not (rnd.flight == flights.MAIN and len(paired) == 1):
+        about.append(flights.title(rnd.flight))
+    said = [str(part) for part in about if part]
+    return f"{label} ({' · '.join(said)})" if said else label
 
 
 def _search(request: HttpRequest, tournament: Tournament, entered: set[int]) -> dict[str, Any]:
@@ -287,7 +357,7 @@ def _search(request: HttpRequest, tournament: Tournament, entered: set[int]) -> 
 def _pairing_rows(tournament: Tournament, rounds: list[Round]) -> None:
     fmt = registry.for_tournament(tournament)
     for rnd in rounds:
-        rnd.label = round_label(_("Round %(number)d"), rnd)  # type: ignore[attr-defined]
+        rnd.label = round_name(rnd)  # type: ignore[attr-defined]
         for pairing in rnd.pairings.all():
             outcome = adapters.pairing_outcome(pairing)
             pairing.winner_side = outcome[0] if outcome else None  # type: ignore[attr-defined]
@@ -330,11 +400,12 @@ def console_context(request: HttpRequest, tournament: Tournament) -> dict[str, A
     seedable = tournament.state in services.OPEN_STATES
     latest = snapshots[0] if snapshots else None
     in_play = queries.standings_rounds(p for r in rounds for p in r.pairings.all()).in_play
+    requested = tournament.standings_requested_at
     context: dict[str, Any] = {
         "tournament": tournament,
         "federation": tournament.federation,
         "states": _timeline(tournament.state),
-        "steps": _next_steps(tournament, rounds, snapshots),
+        "steps": _next_steps(tournament, rounds, snapshots, entries),
         "entries": entries,
         "active_count": len(active),
         "checked_in_count": sum(e.status == EntryStatus.CHECKED_IN for e in entries),
@@ -360,12 +431,39 @@ def console_context(request: HttpRequest, tournament: Tournament) -> dict[str, A
             )
             for r in in_play
         ],
+        # Asked for (a result came in) and not landed yet: the table may be behind.
+        "recomputing": requested is not None and (latest is None or latest.computed_at < requested),
+        "brackets": _brackets(tournament),
+        "publish_warning": PUBLISH_WARNING,
         "assignments": assignments,
         "staff_form": StaffForm(),
         "finished": tournament.state == TournamentState.FINISHED,
     }
     context.update(_search(request, tournament, {e.player_id for e in entries}))
     return context
+
+
+def _brackets(tournament: Tournament) -> list[dict[str, Any]]:
+    """Each bracket flight drawn as on the public page, every result shown (the
+    director sees what the public may not yet)."""
+    fmt = registry.for_tournament(tournament)
+    if not fmt.has_bracket or tournament.state not in (
+        TournamentState.RUNNING,
+        TournamentState.FINISHED,
+    ):
+        return []
+    out = []
+    for flight in fmt.bracket_flights(tournament):
+        columns = queries.bracket_view(tournament, flight)
+        if columns:
+            out.append(
+                {
+                    "flight": flight,
+                    "title": flights.title(flight),
+                    "sections": brackets.draw_flight(columns),
+                }
+            )
+    return out
 
 
 def _timeline(state: str) -> list[dict[str, Any]]:
@@ -406,6 +504,15 @@ def change_state(request: HttpRequest, pk: int) -> HttpResponse:
             _("The tournament has started."),
         )
     if target == TournamentState.FINISHED:
+        asked = _confirmation(
+            request,
+            tournament,
+            question=_("Finish %(tournament)s?") % {"tournament": tournament.name},
+            warning=str(FINISH_WARNING),
+            label=_("Yes, finish the tournament"),
+        )
+        if asked is not None:
+            return asked
         return perform(
             request,
             tournament,
@@ -496,6 +603,15 @@ def entry_withdraw(request: HttpRequest, pk: int, eid: int) -> HttpResponse:
             "entries",
         )
     if tournament.state in (TournamentState.RUNNING, TournamentState.FINISHED):
+        asked = _confirmation(
+            request,
+            tournament,
+            question=_("Withdraw %(player)s?") % {"player": entry.player},
+            warning=str(WITHDRAW_WARNING) % {"player": entry.player},
+            label=_("Yes, withdraw %(player)s") % {"player": entry.player},
+        )
+        if asked is not None:
+            return asked
         return perform(
             request,
             tournament,
@@ -805,6 +921,16 @@ def standings_publish(request: HttpRequest, pk: int, sid: int) -> HttpResponse:
             _("The standings were recomputed after a result changed."),
             "standings",
         )
+    asked = _confirmation(
+        request,
+        tournament,
+        question=_("Publish the standings after round %(number)d?")
+        % {"number": snapshot.after_round},
+        warning=str(PUBLISH_WARNING),
+        label=_("Yes, publish them"),
+    )
+    if asked is not None:
+        return asked
     return perform(
         request,
         tournament,

@@ -26,7 +26,7 @@ from tournaments import exports, queries
 from tournaments.models import Round, StandingsSnapshot, Tournament, TournamentState
 from tournaments.services import visibility as results_rule
 from tournaments.views.common import clock_text, get_managed, standings_tables
-from tournaments.views.console import _round, round_label
+from tournaments.views.console import _round, round_name
 
 # The most tables a round can have (``Pairing.table`` is a small positive integer).
 MOST_TABLES = 32_767
@@ -55,10 +55,9 @@ def _standings_file(tournament: Tournament, snapshot: StandingsSnapshot | None, 
 
 def _pairings_file(tournament: Tournament, rnd: Round, user: Any, fmt: str) -> HttpResponse:
     pairings = queries.round_pairings(rnd, 0, MOST_TABLES)
-    label = round_label("%(number)d", rnd)
     sheet = exports.pairings_sheet(
         f"{tournament.slug}-round-{rnd.flight}-{rnd.number}",
-        f"{_('Round')} {label}",
+        round_name(rnd),
         pairings,
         lambda pairing: results_rule.pairing_result_hidden(user, pairing),
     )
@@ -124,7 +123,7 @@ def _round_results(rnd: Round, user: Any) -> dict[str, Any]:
             pairing, hidden=results_rule.pairing_result_hidden(user, pairing)
         )
         rows.append({"pairing": pairing, "result": result})
-    return {"round": rnd, "label": round_label("%(number)d", rnd), "rows": rows}
+    return {"round": rnd, "label": round_name(rnd), "rows": rows}
 
 
 @signed_in

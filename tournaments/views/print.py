@@ -9,7 +9,7 @@ from django.shortcuts import render
 from clubs.views.accounts import signed_in
 from tournaments.models import Round
 from tournaments.views.common import clock_text, get_managed
-from tournaments.views.console import _round, round_label
+from tournaments.views.console import _round, round_name
 
 MAX_SHEET_ROWS = 21
 
@@ -23,7 +23,7 @@ def _sheet_context(request: HttpRequest, pk: int, rid: int) -> dict:  # type: ig
     return {
         "tournament": tournament,
         "round": rnd,
-        "round_label": round_label("%(number)d", rnd),
+        "round_label": round_name(rnd),
         "pairings": pairings,
         "clock": clock_text(tournament),
     }

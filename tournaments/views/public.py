@@ -122,9 +122,8 @@ def _round_title(tournament: Tournament, rnd: Round) -> str:
 
 
 def _title_of_round(tournament: Tournament, flight: str, number: int) -> str:
-    title = _("Round %(number)d") % {"number": number}
-    several = registry.for_tournament(tournament).several_flights
-    return f"{title} · {flights.title(flight)}" if several else title
+    # The format names its rounds ("Round 3", "Semi-final"), the same on every page.
+    return registry.for_tournament(tournament).round_title(tournament, flight, number)
 
 
 def _round_url(tournament: Tournament, rnd: Round) -> str:
