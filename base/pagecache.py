@@ -37,7 +37,9 @@ Only what is the same for every anonymous visitor is kept and served:
   anonymous user;
 - keyed by scheme, host, path, query string and the language the request asks
   for (as ``LocaleMiddleware`` chooses it), so a Russian page is never served to
-  an English reader.
+  an English reader; only addresses whose query holds the parameters of pages
+  (``KEPT_QUERY``: a page number, a bracket's part or section) are kept, so the
+  cache holds at most the pages that exist.
 
 Served answers keep the headers the whole stack gave them (ETag, Vary,
 Content-Language, the security headers); a reload whose ``If-None-Match`` holds
@@ -168,12 +170,26 @@ def _timeout() -> int:
     return int(getattr(settings, "PAGE_CACHE_TIMEOUT", 0))
 
 
+# The query parameters of the pages that may be kept (a page of a list, a part or a
+# section of a bracket, the live rating list), each value short.  Any other query
+# (a search, a made-up parameter) is made the whole way and not kept: a visitor
+# could otherwise fill the cache with one answer per made-up address.
+KEPT_QUERY = frozenset({"page", "part", "section", "live"})
+KEPT_QUERY_VALUE_MOST = 12
+
+
 def _anonymous_get(request: HttpRequest) -> bool:
-    """A request that no credential or waiting message sets apart from any other."""
+    """A request that no credential or waiting message sets apart from any other,
+    for an address the cache may keep."""
     if request.method != "GET" or "HTTP_AUTHORIZATION" in request.META:
         return False
     cookies = request.COOKIES
-    return settings.SESSION_COOKIE_NAME not in cookies and "messages" not in cookies
+    if settings.SESSION_COOKIE_NAME in cookies or "messages" in cookies:
+        return False
+    return all(
+        name in KEPT_QUERY and all(len(value) <= KEPT_QUERY_VALUE_MOST for value in values)
+        for name, values in request.GET.lists()
+    )
 
 
 def _entry_key(request: HttpRequest) -> tuple[str, str]:

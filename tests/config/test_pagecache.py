@@ -234,3 +234,15 @@ class BrokenCache(LocMemCache):
 
     def add(self, *args: Any, **kwargs: Any) -> bool:
         raise ConnectionError("cache down")
+
+
+def test_only_the_addresses_of_pages_are_kept(open_swiss: Any) -> None:
+    """A search or a made-up parameter is made the whole way each time: a visitor
+    cannot fill the cache with one answer per address they invent."""
+    t, _admin = open_swiss
+    for query in ("page=1", "page=1&section=W"):
+        visit(Client(), page(t, "public_standings") + "?" + query)
+        assert visit(Client(), page(t, "public_standings") + "?" + query)[1] == KEPT, query
+    for query in ("utm_source=x", "page=1&x=2", "page=" + "1" * 20):
+        visit(Client(), page(t, "public_standings") + "?" + query)
+        assert visit(Client(), page(t, "public_standings") + "?" + query)[1] != KEPT, query

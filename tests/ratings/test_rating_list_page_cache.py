@@ -94,7 +94,6 @@ def test_a_second_anonymous_visit_costs_no_query(rated_pool: Any, committing: Co
     for page in (
         address(pool),
         address(pool) + "?live=1",
-        address(pool) + "?q=player",
         address(pool, "ratings:list", today),
     ):
         first, made = visit(Client(), page)
