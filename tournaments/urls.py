@@ -3,7 +3,7 @@ and the public pages."""
 
 from django.urls import path, register_converter
 
-from tournaments.views import console, exports, public, registration
+from tournaments.views import console, exports, public, registration, results_inline
 from tournaments.views import print as sheets
 
 
@@ -121,6 +121,11 @@ urlpatterns = [
         "organize/<int:pk>/rounds/<int:rid>/print/scoresheets/",
         sheets.scoresheets,
         name="print_scoresheets",
+    ),
+    path(
+        "organize/<int:pk>/rounds/<int:rid>/tables/<int:table>/result/",
+        results_inline.table_result,
+        name="table_result",
     ),
     path("organize/<int:pk>/pairings/<int:pid>/forfeit/", console.forfeit, name="forfeit"),
     path("organize/<int:pk>/pairings/<int:pid>/result/", console.result, name="result"),

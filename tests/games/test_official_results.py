@@ -123,8 +123,9 @@ def test_the_console_result_entry_is_official_and_closes_the_round(client, event
     t, rnd, pairings, organizer = event.tournament, event.round, event.pairings, event.organizer
     client.force_login(organizer)
     console = client.get(reverse("tournaments:console", args=[t.pk]), **EN).content.decode()
-    for pairing in pairings:
-        assert f'id="result-{pairing.pk}"' in console
+    for pairing in pairings:  # each table takes its score inline
+        inline = reverse("tournaments:table_result", args=[t.pk, rnd.pk, pairing.table])
+        assert f'action="{inline}"' in console
     for pairing in pairings:
         response = client.post(
             reverse("tournaments:result", args=[t.pk, pairing.pk]),

@@ -58,6 +58,7 @@ from tournaments.models import (
     Tournament,
     TournamentState,
 )
+from tournaments.views import results_inline
 from tournaments.views.common import (
     console_url,
     error_text,
@@ -355,7 +356,7 @@ def _search(request: HttpRequest, tournament: Tournament, entered: set[int]) -> 
 
 
 def _pairing_rows(tournament: Tournament, rounds: list[Round]) -> None:
-    fmt = registry.for_tournament(tournament)
+    # The result forms of a started round's rows: results_inline.mark_rows.
     for rnd in rounds:
         rnd.label = round_name(rnd)  # type: ignore[attr-defined]
         for pairing in rnd.pairings.all():
@@ -363,15 +364,6 @@ def _pairing_rows(tournament: Tournament, rounds: list[Round]) -> None:
             pairing.winner_side = outcome[0] if outcome else None  # type: ignore[attr-defined]
             match = pairing.match
             pairing.confirmed = bool(match and match.result_status == "confirmed")  # type: ignore[attr-defined]
-            if (
-                rnd.state == RoundState.STARTED and not pairing.is_bye and not pairing.confirmed  # type: ignore[attr-defined]
-            ):
-                pairing.forfeit_form = ForfeitForm(  # type: ignore[attr-defined]
-                    pairing=pairing, allow_both=not fmt.is_knockout(rnd.flight)
-                )
-                # A match recorded move by move gets its result from its record.
-                if match is not None and not (match.recorded and match.state != "scheduled"):
-                    pairing.result_form = ResultEntryForm(pairing=pairing)  # type: ignore[attr-defined]
 
 
 def console_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any]:
@@ -384,6 +376,9 @@ def console_context(request: HttpRequest, tournament: Tournament) -> dict[str, A
     for rnd in rounds:
         rnd.tournament = tournament  # no query for the label
     _pairing_rows(tournament, rounds)
+    # The inline result rows of started rounds (views.results_inline), the table the
+    # last result sent the director on to focused.
+    results_inline.mark_rows(tournament, rounds, results_inline.focus_from(request))
     snapshots = list(
         StandingsSnapshot.objects.filter(tournament=tournament).order_by("-after_round")
     )
