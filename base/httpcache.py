@@ -98,9 +98,14 @@ def fragment_cache_key(key: tuple[Any, ...]) -> str:
 T = TypeVar("T")
 
 
+def lock_key(cache_key: str) -> str:
+    """The cache key of the lock the request making ``cache_key``'s value holds."""
+    return f"{cache_key}:render-lock"
+
+
 def fragment_lock_key(key: tuple[Any, ...]) -> str:
     """The cache key of the lock the request rendering ``key``'s fragment holds."""
-    return f"{fragment_cache_key(key)}:render-lock"
+    return lock_key(fragment_cache_key(key))
 
 
 class _CacheCalls:
@@ -206,11 +211,11 @@ def single_flight(cache_key: str, make: Callable[[], T], timeout: int | None = N
     if value is not None:
         return cast(T, value)
 
-    lock_key = f"{cache_key}:render-lock"
+    held = lock_key(cache_key)
     token = secrets.token_hex(16)
     pauses = _poll_pauses()
     while True:
-        took_lock = calls.add(lock_key, token, RENDER_LOCK_SECONDS)
+        took_lock = calls.add(held, token, RENDER_LOCK_SECONDS)
         if took_lock is None:  # the cache failed: nothing to wait for
             return make()
         if took_lock:
@@ -218,7 +223,7 @@ def single_flight(cache_key: str, make: Callable[[], T], timeout: int | None = N
                 value = make()
                 calls.set(cache_key, value, timeout)
             finally:
-                calls.delete_if(lock_key, token)
+                calls.delete_if(held, token)
             return cast(T, value)
         pause = next(pauses, None)
         if pause is None:

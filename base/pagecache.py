@@ -107,7 +107,6 @@ class _Making:
     """What a page being made for the page cache has said it shows."""
 
     key: str
-    language: str
     tokens: list[tuple[str, str]] = field(default_factory=list)
     until: float | None = None
 
@@ -254,7 +253,7 @@ class AnonymousPageCache:
         kept = _read(key)
         if kept is not None:
             return _serve(request, kept)
-        making = request.__dict__["_page_making"] = _Making(key, language)
+        making = request.__dict__["_page_making"] = _Making(key)
         response = self.get_response(request)
         still_making = request.__dict__.get("_page_making") is making
         if still_making and making.tokens and _keepable(request, response, language):

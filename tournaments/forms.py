@@ -566,48 +566,6 @@ def pairings_version(round: Any, pairings: list[Any]) -> str:
     return f"{round.pk}:{round.state}:{body}"
 
 
-class ForfeitForm(forms.Form):
-    winner = forms.TypedChoiceField(label=_("Winner"), coerce=int)
-    reason = forms.CharField(
-        label=_("Reason"),
-        max_length=500,
-        widget=forms.TextInput(attrs={"placeholder": _("For example: did not appear")}),
-    )
-
-    # The "winner" value when both forfeit (entry ids start at 1).
-    BOTH = 0
-
-    def __init__(self, *args: Any, pairing: Any, allow_both: bool, **kwargs: Any) -> None:
-        kwargs.setdefault("auto_id", f"id_forfeit{pairing.pk}_%s")
-        super().__init__(*args, **kwargs)
-        choices: list[tuple[int, str]] = [
-            (pairing.entry1_id, str(pairing.entry1.player)),
-            (pairing.entry2_id, str(pairing.entry2.player)),
-        ]
-        if allow_both:  # not in a bracket, where one of them has to go through
-            choices.append((self.BOTH, str(_("Neither: both forfeit"))))
-        self.fields["winner"].choices = choices
-
-    def winner_entry(self) -> int | None:
-        """The winning entry's id, or None when both forfeit."""
-        winner: int = self.cleaned_data["winner"]
-        return None if winner == self.BOTH else winner
-
-
-class ResultEntryForm(forms.Form):
-    """The organizer or arbiter enters a table's final score from the scoresheet
-    (official at once: games.services.submit_report)."""
-
-    score1 = forms.IntegerField(min_value=0, max_value=32767)
-    score2 = forms.IntegerField(min_value=0, max_value=32767)
-
-    def __init__(self, *args: Any, pairing: Any, **kwargs: Any) -> None:
-        kwargs.setdefault("auto_id", f"id_result{pairing.pk}_%s")
-        super().__init__(*args, **kwargs)
-        self.fields["score1"].label = str(pairing.entry1.player)
-        self.fields["score2"].label = str(pairing.entry2.player)
-
-
 # --- Staff
 
 

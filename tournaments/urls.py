@@ -127,8 +127,6 @@ urlpatterns = [
         results_inline.table_result,
         name="table_result",
     ),
-    path("organize/<int:pk>/pairings/<int:pid>/forfeit/", console.forfeit, name="forfeit"),
-    path("organize/<int:pk>/pairings/<int:pid>/result/", console.result, name="result"),
     path(
         "organize/<int:pk>/standings/compute/",
         console.standings_compute,

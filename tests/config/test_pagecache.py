@@ -97,7 +97,7 @@ def test_a_page_kept_while_a_change_was_committing_is_not_served_after_it(
     a change that then commits carries a token that the change replaces."""
     t, admin = open_swiss
     request = RequestFactory().get(page(t))
-    request._page_making = pagecache._Making("page:test", "en")  # as the middleware does
+    request._page_making = pagecache._Making("page:test")  # as the middleware does
     assert pagecache.depends_on(request, "tournament", t.pk)
     with django_capture_on_commit_callbacks(execute=True):
         services.update_tournament(t, by=admin, name="Renamed while making")

@@ -127,24 +127,18 @@ def test_the_console_result_entry_is_official_and_closes_the_round(client, event
         inline = reverse("tournaments:table_result", args=[t.pk, rnd.pk, pairing.table])
         assert f'action="{inline}"' in console
     for pairing in pairings:
-        response = client.post(
-            reverse("tournaments:result", args=[t.pk, pairing.pk]),
-            {"score1": pairing.match.length, "score2": 0},
-            follow=True,
-            **EN,
+        response = builders.inline_result(
+            client, t, rnd, pairing.table, score1=pairing.match.length, score2=0
         )
-        text = response.content.decode()
+        text = client.get(response["Location"], **EN).content.decode()
         assert f"Table {pairing.table}: {pairing.match.length}–0 is official." in text
         assert_official_entry(pairing.match, organizer, (pairing.match.length, 0))
     assert sorted(heard) == sorted(p.match_id for p in pairings)
     # An impossible score is refused with the reason, and nothing changes.
-    response = client.post(
-        reverse("tournaments:result", args=[t.pk, pairings[0].pk]),
-        {"score1": 1, "score2": 1},
-        follow=True,
-        **EN,
-    )
-    assert "only an override can change it" in response.content.decode()
+    # The table is decided: a score without a reason is a correction it refuses.
+    response = builders.inline_result(client, t, rnd, pairings[0].table, score1=1, score2=1)
+    refused = client.get(response["Location"], **EN).content.decode()
+    assert "Correcting an official result needs a reason." in refused
     assert ResultReport.objects.filter(match=pairings[0].match).count() == 1
     response = client.post(
         reverse("tournaments:round_close", args=[t.pk, rnd.pk]),
@@ -204,13 +198,10 @@ def test_an_organizer_who_plays_at_the_table_reports_as_a_player(client, event, 
     page = client.get(reverse("games:match", args=[match.pk]), **EN).content.decode()
     assert 'id="enters-officially"' not in page and 'id="report-form"' in page
     # Through the console too: their own table waits for the opponent.
-    response = client.post(
-        reverse("tournaments:result", args=[t.pk, pairing.pk]),
-        {"score1": match.length, "score2": 0},
-        follow=True,
-        **EN,
+    response = builders.inline_result(
+        client, t, pairing.round, pairing.table, score1=match.length, score2=0
     )
-    assert "your opponent confirms it" in response.content.decode()
+    assert "your opponent confirms it" in client.get(response["Location"], **EN).content.decode()
     report = match.reports.get(status=ReportStatus.PENDING)
     assert (report.source, report.reporter_side) == (ReportSource.PLAYER, 1)
     with pytest.raises(ValidationError, match="You reported this result"):

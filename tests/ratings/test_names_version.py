@@ -1,3 +1,4 @@
+# ruff: noqa: F811  (tests take the committing fixture imported from test_silent_rounds)
 """A rating list's names and clubs are versioned (issue 14): a rename or a change of
 club announced by clubs (``clubs.names_changed``) moves ``RatingPool.names_version``
 of every pool whose lists show those players, through a task owed on commit, and
@@ -6,8 +7,8 @@ the list pages show the new names at once although no list version moved."""
 from __future__ import annotations
 
 import datetime
-from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager, contextmanager
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from typing import Any
 
 import pytest
@@ -21,24 +22,13 @@ from tests.factories import ClubFactory, MembershipFactory, PlayerFactory, UserF
 from tests.ratings.pages_data import make_list, make_pool
 from tests.ratings.test_pages import page, pool_url
 from tests.ratings.test_services import eager  # noqa: F401 (a fixture)
+from tests.tournaments.test_silent_rounds import committing  # noqa: F401 (a fixture)
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager")]
 
 FEB = datetime.date(2024, 2, 29)
 
 Committing = Callable[[], AbstractContextManager[None]]
-
-
-@pytest.fixture
-def committing(django_capture_on_commit_callbacks: Any) -> Committing:
-    """Run what is owed on commit (eager Celery) as the outbox and a worker would."""
-
-    @contextmanager
-    def run() -> Iterator[None]:
-        with django_capture_on_commit_callbacks(execute=True):
-            yield
-
-    return run
 
 
 def admin_of(pool: RatingPool) -> Any:

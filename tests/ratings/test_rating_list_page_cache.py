@@ -1,3 +1,4 @@
+# ruff: noqa: F811  (tests take the committing fixture imported from test_silent_rounds)
 """A rating list's pages kept whole for anonymous visitors (base.pagecache, issue 14).
 
 The pool's page (published or live) and a published list's page say that they show
@@ -8,8 +9,8 @@ shows them, and a signed-in visitor always goes the whole way."""
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager, contextmanager
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from typing import Any
 
 import pytest
@@ -37,6 +38,7 @@ from tests.ratings.test_services import (
     rated_discipline,
 )
 from tests.tournaments.test_cache_safety import local_memory_cache  # noqa: F401 (a fixture)
+from tests.tournaments.test_silent_rounds import committing  # noqa: F401 (a fixture)
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager", "local_memory_cache")]
 
@@ -49,18 +51,6 @@ Committing = Callable[[], AbstractContextManager[None]]
 def kept_pages(settings: Any) -> None:
     # Every test here runs in one process: its own memory is a shared cache.
     settings.PAGE_CACHE_TIMEOUT = 300
-
-
-@pytest.fixture
-def committing(django_capture_on_commit_callbacks: Any) -> Committing:
-    """Run what is owed on commit (tasks: eager Celery; the pages' tokens replaced)."""
-
-    @contextmanager
-    def run() -> Iterator[None]:
-        with django_capture_on_commit_callbacks(execute=True):
-            yield
-
-    return run
 
 
 @pytest.fixture

@@ -10,12 +10,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from django.urls import reverse
+
 from clubs.models import Discipline, Federation, Role
 from games import services as games_services
 from games.models import ResultStatus
 from tests.factories import DisciplineFactory, FederationFactory, PlayerFactory, UserFactory, grant
 from tournaments import services
 from tournaments.models import Entry, Pairing, Round, RoundState, Tournament, TournamentState
+from tournaments.views.results_inline import result_version
 
 Chooser = Callable[[Pairing], int]
 """Given a pairing, the entry id that wins it."""
@@ -169,3 +172,13 @@ def run_all_flights(
             return played
         assert progressed, f"no flight could be paired: done {sorted(done)}"
     raise AssertionError("the event did not finish")
+
+
+def inline_result(client: Any, t: Tournament, rnd: Round, table: int, **data: Any) -> Any:
+    """Post a table's row of the console's round table as the console draws it (its
+    result version the table's current one unless ``version`` says otherwise)."""
+    pairing = Pairing.objects.select_related("match").get(round=rnd, table=table)
+    data.setdefault("action", "score")
+    data.setdefault("version", result_version(pairing))
+    address = reverse("tournaments:table_result", args=[t.pk, rnd.pk, table])
+    return client.post(address, data, HTTP_ACCEPT_LANGUAGE="en")

@@ -451,11 +451,10 @@ def test_pair_edit_start_forfeit_close_a_round(client, running) -> None:  # type
     assert any("no confirmed result at tables 1, 2, 3" in m for m in messages_of(response))
     # A forfeit, and two results entered by the players.
     first = pairings[0]
-    response, _html = follow(
-        client,
-        reverse("tournaments:forfeit", args=[t.pk, first.pk]),
-        {"winner": str(first.entry2_id), "reason": "did not appear"},
+    response = builders.inline_result(
+        client, t, rnd, first.table, action="forfeit1", reason="did not appear"
     )
+    assert response.status_code == 302
     first = Pairing.objects.select_related("match").get(pk=first.pk)
     assert first.forfeit_winner == 2 and first.match.forfeit
     for p in pairings[1:]:

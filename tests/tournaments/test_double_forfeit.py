@@ -181,11 +181,9 @@ def test_the_console_and_the_api_offer_both_forfeit_outside_brackets(client) -> 
     console = reverse("tournaments:console", args=[t.pk])
     html = client.get(console, HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "Neither: both forfeit" in html
-    url = reverse("tournaments:forfeit", args=[t.pk, first.pk])
-    response = client.post(
-        url, {"winner": "0", "reason": "No-shows"}, follow=True, HTTP_ACCEPT_LANGUAGE="en"
-    )
-    assert "both players forfeit" in response.content.decode()
+    response = builders.inline_result(client, t, rnd, first.table, action="both", reason="No-shows")
+    followed = client.get(response["Location"], HTTP_ACCEPT_LANGUAGE="en")
+    assert "both players forfeit" in followed.content.decode()
     first.refresh_from_db()
     assert first.forfeit_winner == BOTH_FORFEITED
     html = client.get(console, HTTP_ACCEPT_LANGUAGE="en").content.decode()

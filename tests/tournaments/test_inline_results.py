@@ -42,11 +42,9 @@ def url(t, rnd: Round, number: int) -> str:  # type: ignore[no-untyped-def]
     return reverse("tournaments:table_result", args=[t.pk, rnd.pk, number])
 
 
-def post(client, t, rnd: Round, number: int, version: str | None = None, **data):  # type: ignore[no-untyped-def]
+def post(client, t, rnd: Round, number: int, **data):  # type: ignore[no-untyped-def]
     """The row's form as the console draws it: its version is the table's current one."""
-    data.setdefault("action", "score")
-    data["version"] = version if version is not None else result_version(table(rnd, number))
-    return client.post(url(t, rnd, number), data)
+    return builders.inline_result(client, t, rnd, number, **data)
 
 
 def messages_after(client, response) -> list[str]:  # type: ignore[no-untyped-def]

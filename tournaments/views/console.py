@@ -9,7 +9,7 @@ service's answer as a message.  Forms carry the version of what they act on
 (a state, a status, a digest): a stale page is told so and nothing is done.
 A final or destructive step (finishing, withdrawing a player, publishing
 standings) acts only with ``confirm=1``: the console asks inline, and a post
-without it gets a page saying what will happen (``_confirmation``).
+without it gets a page saying what will happen (``console_steps.confirmation``).
 """
 
 from __future__ import annotations
@@ -22,10 +22,8 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import reverse
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from clubs import permissions
@@ -36,13 +34,10 @@ from clubs.models import Player, Role, RoleAssignment
 from clubs.views.accounts import signed_in
 from tournaments import adapters, brackets, queries, services
 from tournaments.formats import flights, registry
-from tournaments.formats.base import knockout_round_name
 from tournaments.forms import (
     AddEntryForm,
-    ForfeitForm,
     PairingsForm,
     PlayerSearchForm,
-    ResultEntryForm,
     SeedsForm,
     StaffForm,
     TournamentForm,
@@ -51,14 +46,13 @@ from tournaments.forms import (
 from tournaments.models import (
     Entry,
     EntryStatus,
-    Pairing,
     Round,
     RoundState,
     StandingsSnapshot,
     Tournament,
     TournamentState,
 )
-from tournaments.views import results_inline
+from tournaments.views import console_steps, results_inline
 from tournaments.views.common import (
     console_url,
     error_text,
@@ -168,172 +162,6 @@ def tournament_settings(request: HttpRequest, pk: int) -> HttpResponse:
 # --- The console page
 
 
-# What a final step does, said before it is done (the console asks to confirm it).
-FINISH_WARNING = _lazy(
-    "The tournament ends: no more rounds, results or entries, and the final "
-    "standings stand. Finishing cannot be undone."
-)
-PUBLISH_WARNING = _lazy(
-    "Everyone sees these standings, and the silent rounds they cover become public. "
-    "Publishing cannot be undone."
-)
-WITHDRAW_WARNING = _lazy(
-    "%(player)s is paired in no later round and loses the matches still to play by "
-    "forfeit. A withdrawal cannot be undone."
-)
-
-
-def _next_steps(
-    tournament: Tournament,
-    rounds: list[Round],
-    snapshots: list[StandingsSnapshot],
-    entries: list[Entry],
-) -> list[dict[str, Any]]:
-    """The buttons that move the tournament on, the most likely one first: only the
-    steps that can be taken now (no "pair round 4" after the last planned round)."""
-    steps: list[dict[str, Any]] = []
-    state = tournament.state
-
-    def to_state(target: str, label: str, confirm: str = "") -> None:
-        steps.append(
-            {
-                "action": reverse("tournaments:state", args=[tournament.pk]),
-                "fields": {"state": target, "from_state": state},
-                "label": label,
-                "confirm": confirm,
-            }
-        )
-
-    if state == TournamentState.DRAFT:
-        to_state(TournamentState.REGISTRATION, _("Open registration"))
-    elif state == TournamentState.REGISTRATION:
-        to_state(TournamentState.CHECK_IN, _("Open check-in"))
-        to_state(TournamentState.RUNNING, _("Start the tournament"))
-        to_state(TournamentState.DRAFT, _("Back to draft"))
-    elif state == TournamentState.CHECK_IN:
-        to_state(TournamentState.RUNNING, _("Start the tournament"))
-        to_state(TournamentState.REGISTRATION, _("Reopen registration"))
-    elif state == TournamentState.RUNNING:
-        open_rounds = [r for r in rounds if r.state != RoundState.CLOSED]
-        for rnd in open_rounds:
-            if rnd.state == RoundState.PAIRED:
-                steps.append(
-                    {
-                        "action": reverse("tournaments:round_start", args=[tournament.pk, rnd.pk]),
-                        "fields": {"round_state": rnd.state},
-                        "label": round_label(_("Start round %(number)d"), rnd),
-                    }
-                )
-            else:
-                steps.append(
-                    {
-                        "action": reverse("tournaments:round_close", args=[tournament.pk, rnd.pk]),
-                        "fields": {"round_state": rnd.state},
-                        "label": round_label(_("Close round %(number)d"), rnd),
-                    }
-                )
-        unpublished = [s for s in snapshots if s.published_at is None]
-        if not open_rounds and unpublished:
-            latest = unpublished[0]
-            steps.append(
-                {
-                    "action": reverse(
-                        "tournaments:standings_publish", args=[tournament.pk, latest.pk]
-                    ),
-                    "fields": {"digest": latest.results_digest},
-                    "label": _("Publish the standings after round %(number)d")
-                    % {"number": latest.after_round},
-                    "confirm": str(PUBLISH_WARNING),
-                }
-            )
-        fmt = registry.for_tournament(tournament)
-        pairings = [p for r in rounds for p in r.pairings.all()]
-        paired_flights = fmt.paired_flights(tournament)
-        several = len(paired_flights) > 1
-        if several:
-            busy = {r.flight for r in open_rounds}
-        else:  # no new round while a round is open, whatever flight the format paired
-            busy = set(paired_flights) if open_rounds else set()
-        pairable = []
-        for flight in paired_flights:
-            # The format's own rule for "no more rounds" (what pairing would answer).
-            if flight in busy or not fmt.can_pair_next(tournament, flight, entries, pairings):
-                continue
-            pairable.append(flight)
-            if fmt.next_round_number_known:
-                played = sum(1 for r in rounds if r.flight == flight)
-                text = _("Pair round %(number)d") % {"number": played + 1}
-            else:
-                text = _("Pair the next round")
-            if several:
-                text = f"{text} ({flights.label(flight)})"
-            steps.append(
-                {
-                    "action": reverse("tournaments:round_pair", args=[tournament.pk]),
-                    "fields": {"flight": flight, "seen": len(rounds)},
-                    "label": text,
-                }
-            )
-        if not open_rounds:
-            to_state(TournamentState.FINISHED, _("Finish the tournament"), str(FINISH_WARNING))
-            if not pairable or fmt.looks_finished(tournament, rounds):
-                # The planned rounds are played: finishing comes first.
-                steps.insert(0, steps.pop())
-    for k, step in enumerate(steps):
-        step["primary"] = k == 0
-        step.setdefault("confirm", "")
-    return steps
-
-
-def round_name(rnd: Round) -> str:
-    """The round's heading, as every page names it (the format's ``round_title``):
-    "Round 3", "Semi-final", "Quarter-final · Consolation"."""
-    tournament = rnd.tournament
-    return registry.for_tournament(tournament).round_title(tournament, rnd.flight, rnd.number)
-
-
-def _confirmation(
-    request: HttpRequest, tournament: Tournament, *, question: str, warning: str, label: str
-) -> HttpResponse | None:
-    """A final or destructive step posted without ``confirm=1``: a page that says what
-    will happen and posts the same form again with the confirmation (no script needed;
-    the console's own forms ask inline and carry ``confirm=1``).  None once confirmed."""
-    if request.POST.get("confirm") == "1":
-        return None
-    fields = [
-        (name, value)
-        for name, value in request.POST.items()
-        if name not in ("csrfmiddlewaretoken", "confirm")
-    ]
-    return render(
-        request,
-        "tournaments/console_confirm.html",
-        {
-            "tournament": tournament,
-            "question": question,
-            "warning": warning,
-            "label": label,
-            "action": request.path,
-            "fields": fields,
-            "back": console_url(tournament),
-        },
-    )
-
-
-def round_label(text: str, rnd: Round) -> str:
-    """ "Round 3", "Round 3 (Semi-final)" or "Round 3 (Consolation)": what the round is
-    in a bracket, and its flight unless it is the main flight where the organizer
-    pairs no other."""
-    label = text % {"number": rnd.number}
-    fmt = registry.for_tournament(rnd.tournament)
-    about = [knockout_round_name(fmt, rnd.tournament, rnd.flight, rnd.number)]
-    paired = fmt.paired_flights(rnd.tournament)
-    if not (rnd.flight == flights.MAIN and len(paired) == 1):
-        about.append(flights.title(rnd.flight))
-    said = [str(part) for part in about if part]
-    return f"{label} ({' · '.join(said)})" if said else label
-
-
 def _search(request: HttpRequest, tournament: Tournament, entered: set[int]) -> dict[str, Any]:
     form = PlayerSearchForm(request.GET or None)
     found: list[Player] = []
@@ -358,7 +186,7 @@ def _search(request: HttpRequest, tournament: Tournament, entered: set[int]) -> 
 def _pairing_rows(tournament: Tournament, rounds: list[Round]) -> None:
     # The result forms of a started round's rows: results_inline.mark_rows.
     for rnd in rounds:
-        rnd.label = round_name(rnd)  # type: ignore[attr-defined]
+        rnd.label = console_steps.round_name(rnd)  # type: ignore[attr-defined]
         for pairing in rnd.pairings.all():
             outcome = adapters.pairing_outcome(pairing)
             pairing.winner_side = outcome[0] if outcome else None  # type: ignore[attr-defined]
@@ -400,7 +228,7 @@ def console_context(request: HttpRequest, tournament: Tournament) -> dict[str, A
         "tournament": tournament,
         "federation": tournament.federation,
         "states": _timeline(tournament.state),
-        "steps": _next_steps(tournament, rounds, snapshots, entries),
+        "steps": console_steps.next_steps(tournament, rounds, snapshots, entries),
         "entries": entries,
         "active_count": len(active),
         "checked_in_count": sum(e.status == EntryStatus.CHECKED_IN for e in entries),
@@ -419,7 +247,7 @@ def console_context(request: HttpRequest, tournament: Tournament) -> dict[str, A
         # Started rounds the standings do not count yet, with how many results they have.
         "in_play": [
             in_play_text(
-                round_label(_("Round %(number)d"), r.round),
+                console_steps.round_label(_("Round %(number)d"), r.round),
                 r.official,
                 r.pairings,
                 show_count=True,
@@ -429,7 +257,7 @@ def console_context(request: HttpRequest, tournament: Tournament) -> dict[str, A
         # Asked for (a result came in) and not landed yet: the table may be behind.
         "recomputing": requested is not None and (latest is None or latest.computed_at < requested),
         "brackets": _brackets(tournament),
-        "publish_warning": PUBLISH_WARNING,
+        "publish_warning": console_steps.PUBLISH_WARNING,
         "assignments": assignments,
         "staff_form": StaffForm(),
         "finished": tournament.state == TournamentState.FINISHED,
@@ -499,11 +327,11 @@ def change_state(request: HttpRequest, pk: int) -> HttpResponse:
             _("The tournament has started."),
         )
     if target == TournamentState.FINISHED:
-        asked = _confirmation(
+        asked = console_steps.confirmation(
             request,
             tournament,
             question=_("Finish %(tournament)s?") % {"tournament": tournament.name},
-            warning=str(FINISH_WARNING),
+            warning=str(console_steps.FINISH_WARNING),
             label=_("Yes, finish the tournament"),
         )
         if asked is not None:
@@ -598,11 +426,11 @@ def entry_withdraw(request: HttpRequest, pk: int, eid: int) -> HttpResponse:
             "entries",
         )
     if tournament.state in (TournamentState.RUNNING, TournamentState.FINISHED):
-        asked = _confirmation(
+        asked = console_steps.confirmation(
             request,
             tournament,
             question=_("Withdraw %(player)s?") % {"player": entry.player},
-            warning=str(WITHDRAW_WARNING) % {"player": entry.player},
+            warning=str(console_steps.WITHDRAW_WARNING) % {"player": entry.player},
             label=_("Yes, withdraw %(player)s") % {"player": entry.player},
         )
         if asked is not None:
@@ -678,7 +506,10 @@ def _round_is_stale(
             request,
             tournament,
             _("%(round)s is now %(state)s.")
-            % {"round": round_label(_("Round %(number)d"), rnd), "state": rnd.get_state_display()},
+            % {
+                "round": console_steps.round_label(_("Round %(number)d"), rnd),
+                "state": rnd.get_state_display(),
+            },
             "rounds",
         )
     return None
@@ -701,7 +532,7 @@ def round_pair(request: HttpRequest, pk: int) -> HttpResponse:
     messages.success(
         request,
         _("%(round)s is paired; check the pairings, then start it.")
-        % {"round": round_label(_("Round %(number)d"), rnd)},
+        % {"round": console_steps.round_label(_("Round %(number)d"), rnd)},
     )
     return redirect(console_url(tournament, f"round-{rnd.pk}"))
 
@@ -714,7 +545,7 @@ def _round_action(request: HttpRequest, pk: int, rid: int, action: Any, done: st
         request,
         tournament,
         lambda: action(rnd, by=request.user),
-        done % {"round": round_label(_("Round %(number)d"), rnd)},
+        done % {"round": console_steps.round_label(_("Round %(number)d"), rnd)},
         f"round-{rnd.pk}",
     )
 
@@ -788,101 +619,12 @@ def pairings_edit(request: HttpRequest, pk: int, rid: int) -> HttpResponse:
         {
             "tournament": tournament,
             "round": rnd,
-            "round_label": round_label(_("Round %(number)d"), rnd),
+            "round_label": console_steps.round_label(_("Round %(number)d"), rnd),
             "form": form,
             "editable": rnd.state == RoundState.PAIRED,
         },
         status=status,
     )
-
-
-def _played_pairing(tournament: Any, pid: int) -> Pairing:
-    """A table of this tournament with two players (404 otherwise: a bye has no result)."""
-    pairing = (
-        Pairing.objects.select_related("round", "entry1__player", "entry2__player", "match")
-        .filter(pk=pid, round__tournament=tournament)
-        .first()
-    )
-    if pairing is None or pairing.is_bye:
-        raise Http404(_("No such pairing."))
-    return pairing
-
-
-def _report_form_errors(request: HttpRequest, form: Any) -> None:
-    """A table's form is a row of the console: its errors come back as messages."""
-    for field, errors in form.errors.items():
-        for text in errors:
-            label = form.fields[field].label if field in form.fields else ""
-            messages.error(request, f"{label}: {text}" if label else text)
-
-
-@signed_in
-@require_POST
-def forfeit(request: HttpRequest, pk: int, pid: int) -> HttpResponse:
-    tournament = get_managed(request, pk)
-    pairing = _played_pairing(tournament, pid)
-    form = ForfeitForm(
-        request.POST,
-        pairing=pairing,
-        allow_both=not registry.for_tournament(tournament).is_knockout(pairing.round.flight),
-    )
-    if not form.is_valid():
-        _report_form_errors(request, form)
-        return redirect(console_url(tournament, f"round-{pairing.round_id}"))
-    winner = form.winner_entry()
-    if winner is None:
-        done = _("Table %(table)d: both players forfeit.") % {"table": pairing.table}
-    else:
-        name = pairing.entry1.player if winner == pairing.entry1_id else pairing.entry2.player
-        done = _("Table %(table)d: %(player)s wins by forfeit.") % {
-            "table": pairing.table,
-            "player": name,
-        }
-    return perform(
-        request,
-        tournament,
-        lambda: services.forfeit(
-            pairing, by=request.user, winner=winner, reason=form.cleaned_data["reason"]
-        ),
-        done,
-        f"round-{pairing.round_id}",
-    )
-
-
-@signed_in
-@require_POST
-def result(request: HttpRequest, pk: int, pid: int) -> HttpResponse:
-    """Enter a table's final score: official at once (tournaments.services.enter_result)."""
-    tournament = get_managed(request, pk)
-    pairing = _played_pairing(tournament, pid)
-    section = f"round-{pairing.round_id}"
-    form = ResultEntryForm(request.POST, pairing=pairing)
-    if not form.is_valid():
-        _report_form_errors(request, form)
-        return redirect(console_url(tournament, section))
-    data = form.cleaned_data
-    try:
-        report = services.enter_result(
-            pairing, by=request.user, score1=data["score1"], score2=data["score2"]
-        )
-    except (ValidationError, PermissionDenied) as error:
-        messages.error(
-            request,
-            _("Table %(table)d: %(error)s") % {"table": pairing.table, "error": error_text(error)},
-        )
-    else:
-        values = {"table": pairing.table, "score1": report.score1, "score2": report.score2}
-        if report.status == "confirmed":
-            messages.success(
-                request, _("Table %(table)d: %(score1)d–%(score2)d is official.") % values
-            )
-        else:  # the organizer plays at this table: their opponent confirms
-            messages.success(
-                request,
-                _("Table %(table)d: %(score1)d–%(score2)d is reported; your opponent confirms it.")
-                % values,
-            )
-    return redirect(console_url(tournament, section))
 
 
 # --- Standings
@@ -916,12 +658,12 @@ def standings_publish(request: HttpRequest, pk: int, sid: int) -> HttpResponse:
             _("The standings were recomputed after a result changed."),
             "standings",
         )
-    asked = _confirmation(
+    asked = console_steps.confirmation(
         request,
         tournament,
         question=_("Publish the standings after round %(number)d?")
         % {"number": snapshot.after_round},
-        warning=str(PUBLISH_WARNING),
+        warning=str(console_steps.PUBLISH_WARNING),
         label=_("Yes, publish them"),
     )
     if asked is not None:

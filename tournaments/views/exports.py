@@ -26,7 +26,8 @@ from tournaments import exports, queries
 from tournaments.models import Round, StandingsSnapshot, Tournament, TournamentState
 from tournaments.services import visibility as results_rule
 from tournaments.views.common import clock_text, get_managed, standings_tables
-from tournaments.views.console import _round, round_name
+from tournaments.views.console import _round
+from tournaments.views.console_steps import round_name
 
 # The most tables a round can have (``Pairing.table`` is a small positive integer).
 MOST_TABLES = 32_767

@@ -9,7 +9,8 @@ from django.shortcuts import render
 from clubs.views.accounts import signed_in
 from tournaments.models import Round
 from tournaments.views.common import clock_text, get_managed
-from tournaments.views.console import _round, round_name
+from tournaments.views.console import _round
+from tournaments.views.console_steps import round_name
 
 MAX_SHEET_ROWS = 21
 
