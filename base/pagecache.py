@@ -144,6 +144,12 @@ def depends_on(request: HttpRequest, kind: str, pk: int, *, until: float | None 
     return True
 
 
+def not_kept(request: HttpRequest) -> None:
+    """The answer to ``request`` must not be kept (what it said it shows was not what
+    it then read)."""
+    request.__dict__.pop("_page_making", None)
+
+
 def expire_on_commit(kind: str, *pks: int) -> None:
     """Drop every kept answer that shows these objects once the caller's transaction
     commits (at once outside one)."""

@@ -455,6 +455,21 @@ class EntryViewSet(
     def withdraw(self, request: Request, pk: str | None = None) -> Response:
         return self._act(services.withdraw)
 
+    @extend_schema(
+        summary="Undo a withdrawal (a manager)",
+        description="Allowed until a round is paired after the withdrawal: the forfeits it "
+        "recorded are taken back.  Refused (400, saying why) once the rules no longer allow it.",
+        request=None,
+    )
+    @action(detail=True, methods=["post"], filter_backends=[])
+    def reinstate(self, request: Request, pk: str | None = None) -> Response:
+        entry = self.get_object()
+        _require(request, "tournament.manage", entry.tournament)
+        with service_errors():
+            services.reinstate(entry, by=request.user)
+        entry = self.get_queryset().get(pk=entry.pk)
+        return Response(self.get_serializer(entry).data)
+
 
 @extend_schema_view(
     list=extend_schema(summary="Rounds", description="Filter by tournament, flight, state."),
@@ -500,6 +515,20 @@ class RoundViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
         with service_errors():
             services.close_round(rnd, by=request.user)
         return self._answer(rnd)
+
+    @extend_schema(
+        summary="Undo the pairing (before the round starts)",
+        description="The round and its pairings are deleted (204), to be paired again.  "
+        "Refused (400) once it has started, a match made or a result entered.",
+        request=None,
+        responses={204: None},
+    )
+    @action(detail=True, methods=["post"], filter_backends=[])
+    def unpair(self, request: Request, pk: str | None = None) -> Response:
+        rnd = self._managed()
+        with service_errors():
+            services.unpair_round(rnd, by=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
     @extend_schema(summary="Make the round silent, or release it", request=SilentSerializer)
     @action(detail=True, methods=["post"], filter_backends=[])

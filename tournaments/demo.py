@@ -1,22 +1,18 @@
 """Demo tournaments of the ФСНР, built through the services as the system (``by=None``).
 
-* a **finished** Swiss until three losses in long nardy (matches to 7),
-  32 players, every result entered through games.services;
+* a **finished** Swiss until three losses in long nardy (matches to 3),
+  32 players;
 * a **running** main flight with progressive consolation and a last chance in
   short nardy (main matches to 9, consolation 7, last chance 5), 24 players:
   the main's first two rounds are closed, its third round and the
   consolation's first round are under way with some results still to come.
 
-Table 1 of the knock-out's first two main rounds is played move by move
-(games.demo_player: a one-ply heuristic player, weaker the lower its rating,
-with seeded dice) through games.services.record_turn, so those matches have a
-replay of every game and their result is the engine's score of the record;
-one match of the current round has its first games recorded (a live score).
-The other results are score-only overrides from a seeded random generator
-(the better rated player wins more often).  Not every match is recorded
-because recording costs about 35 ms a turn here (a 7-point long nardy match is
-some 750 turns, a minute): ``SWISS_RECORDED_TABLES`` and
-``KNOCKOUT_RECORDED_TABLES`` set how many tables a round records.  Everything
+Every finished match is played move by move (games.demo_player: a one-ply
+heuristic player, weaker the lower its entry's rating, with dice seeded by the
+table) and stored through games.services.record_games, so each has a replay of
+every game, and its result, the standings and the ratings follow from the
+games played: the better rated player wins more often, not always.  One match
+of the current round has its first games recorded (a live score).  Everything
 is seeded, so the data is the same on every machine.  Safe to run again: a
 tournament that exists (by its slug) is left alone.  Needs the clubs demo.
 
@@ -40,7 +36,6 @@ from django.utils import timezone
 
 from clubs.models import Discipline, Federation, Player
 from games import demo_player
-from games import services as games_services
 from games.models import Match, ResultReport
 from tournaments import services
 from tournaments.formats import flights
@@ -48,7 +43,6 @@ from tournaments.models import Pairing, Round, Tournament, TournamentState
 
 SWISS_SLUG = "friendship-cup-long"
 KNOCKOUT_SLUG = "moscow-open-short"
-REASON = "Demo result"
 
 
 @dataclass(frozen=True)
@@ -72,10 +66,7 @@ def _players(federation: Federation, count: int, offset: int = 0) -> list[Player
     return players[offset : offset + count]
 
 
-# A round's first match ends this long after the round starts, each next table a little
-# later; the round closes after its last match.
-FIRST_FINISH = datetime.timedelta(minutes=35)
-NEXT_TABLE = datetime.timedelta(minutes=4)
+# The round closes this long after it started, once its last match ended.
 ROUND_LENGTH = datetime.timedelta(hours=2, minutes=45)
 REPORT_DELAY = datetime.timedelta(minutes=3)
 # A recorded match: its first turn this long after the round starts; a match still
@@ -124,17 +115,6 @@ def _close(rnd: Round, start: datetime.datetime) -> None:
     Round.objects.filter(pk=rnd.pk).update(closed_at=start + ROUND_LENGTH)
 
 
-def _result(pairing: Pairing, rng: random.Random, ratings: dict[int, float]) -> None:
-    """A plausible result for the pairing's match, entered as an official override."""
-    match = pairing.match
-    assert match is not None and pairing.entry2_id is not None
-    gap = ratings[pairing.entry1_id] - ratings[pairing.entry2_id]
-    first_wins = rng.random() < 1 / (1 + 10 ** (-gap / 400))
-    loser_points = rng.randint(0, match.length - 1)
-    score = (match.length, loser_points) if first_wins else (loser_points, match.length)
-    games_services.override_result(match, by=None, score1=score[0], score2=score[1], reason=REASON)
-
-
 def _strength(rating: float) -> demo_player.Side:
     """The demo player of an entry: the lower its rating, the more often it plays a
     random legal play instead of the heuristic's (5 % of turns at 1950, 40 % at 1350),
@@ -174,19 +154,16 @@ def _record(
 
 def _play(
     rnd: Round,
-    rng: random.Random,
     ratings: dict[int, float],
     start: datetime.datetime,
     share: float = 1.0,
     *,
-    recorded_tables: int = 0,
     live_tables: int = 0,
 ) -> None:
-    """Start the round at ``start`` and enter results for ``share`` of its matches,
-    each finished a few minutes after the one at the table before.  The first
-    ``recorded_tables`` decided tables are played move by move instead (their result
-    comes from the record), and the first ``live_tables`` tables still being played
-    have their first games recorded (a live score)."""
+    """Start the round at ``start`` and play ``share`` of its matches to their end, move
+    by move (their results are the engine's scores of the games played); the first
+    ``live_tables`` tables still being played have their first games recorded (a
+    live score)."""
     services.start_round(rnd, by=None)
     _date_round(rnd, start)
     pairings = [
@@ -195,14 +172,9 @@ def _play(
         if p.match_id
     ]
     decided = round(len(pairings) * share)
-    for table, pairing in enumerate(pairings[:decided]):
+    for pairing in pairings[:decided]:
         assert pairing.match_id is not None
-        if table < recorded_tables:
-            finish = _record(pairing, ratings, start)
-        else:
-            _result(pairing, rng, ratings)
-            finish = start + FIRST_FINISH + table * NEXT_TABLE
-        _date_result(pairing.match_id, start, finish)
+        _date_result(pairing.match_id, start, _record(pairing, ratings, start))
     for table, pairing in enumerate(pairings[decided:]):  # still being played
         if table < live_tables:
             _record(
@@ -233,12 +205,10 @@ def _create(
 
 
 SWISS_STARTS_ON = datetime.date(2025, 5, 17)
-# Tables played move by move (the others get a score-only result): recording goes
-# through games.services.record_turn turn by turn, about 35 ms a turn on a small
-# machine, so a 7-point long nardy match (some 750 turns) takes about a minute and
-# the Swiss records none by default; a 9-point short nardy match takes 15-25 s.
-SWISS_RECORDED_TABLES = 0
-KNOCKOUT_RECORDED_TABLES = 1
+# Long nardy matches to 3, not 7: every match is played move by move, and a
+# 7-point match (some 850 turns) is three times the engine's work of a 3-point one;
+# the whole Swiss to 7 would make ``load_demo`` take about 40 s instead of 15.
+SWISS_MATCH_LENGTH = 3
 
 
 def _swiss(federation: Federation) -> DemoTournament:
@@ -256,7 +226,7 @@ def _swiss(federation: Federation) -> DemoTournament:
         slug=SWISS_SLUG,
         format="swiss",
         max_losses=3,
-        match_length=7,
+        match_length=SWISS_MATCH_LENGTH,
         starts_on=SWISS_STARTS_ON,
         clock_mode="increment",
         clock_reserve_seconds=14 * 60,
@@ -272,7 +242,7 @@ def _swiss(federation: Federation) -> DemoTournament:
                 break
             raise
         start = schedule.round_start(index)
-        _play(rnd, rng, ratings, start, recorded_tables=SWISS_RECORDED_TABLES if index == 0 else 0)
+        _play(rnd, ratings, start)
         _close(rnd, start)
         index += 1
     services.finish_tournament(tournament, by=None)
@@ -315,19 +285,18 @@ def _knockout(federation: Federation) -> DemoTournament:
     for index in range(2):
         rnd = services.pair_next_round(tournament, by=None)
         start = schedule.round_start(index)
-        _play(rnd, rng, ratings, start, recorded_tables=KNOCKOUT_RECORDED_TABLES)
+        _play(rnd, ratings, start)
         _close(rnd, start)
     current = schedule.round_start(2)
     _play(
         services.pair_next_round(tournament, by=None),
-        rng,
         ratings,
         current,
         share=0.5,
         live_tables=1,
     )
     consolation = services.pair_next_round(tournament, by=None, flight=flights.CONSOLATION)
-    _play(consolation, rng, ratings, current + datetime.timedelta(minutes=10), share=0.5)
+    _play(consolation, ratings, current + datetime.timedelta(minutes=10), share=0.5)
     services.compute_standings(tournament)
     return DemoTournament(KNOCKOUT_SLUG, name, True)
 

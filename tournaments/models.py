@@ -215,6 +215,10 @@ class Entry(models.Model):
     withdrawn_after_round = models.PositiveSmallIntegerField(
         null=True, blank=True, verbose_name=_("withdrawn after round")
     )
+    # What undoing the withdrawal needs (services.entries.reinstate): the status before
+    # it, the newest round then (a round paired since makes it final), and the
+    # forfeits it recorded, to be taken back.  Empty for an entry not withdrawn.
+    withdrawal = models.JSONField(null=True, blank=True, verbose_name=_("withdrawal"))
     late = models.BooleanField(_("late entry"), default=False)
     created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
 

@@ -3,7 +3,7 @@ and the public pages."""
 
 from django.urls import path, register_converter
 
-from tournaments.views import console, exports, public, registration, results_inline
+from tournaments.views import console, console_undo, exports, public, registration, results_inline
 from tournaments.views import print as sheets
 
 
@@ -77,6 +77,11 @@ urlpatterns = [
         console.entry_withdraw,
         name="entry_withdraw",
     ),
+    path(
+        "organize/<int:pk>/entries/<int:eid>/reinstate/",
+        console_undo.entry_reinstate,
+        name="entry_reinstate",
+    ),
     # Registration at scale (views.registration)
     path("organize/<int:pk>/entries/bulk/", registration.bulk_entries, name="entries_bulk"),
     path(
@@ -107,6 +112,9 @@ urlpatterns = [
     path("organize/<int:pk>/rounds/<int:rid>/start/", console.round_start, name="round_start"),
     path("organize/<int:pk>/rounds/<int:rid>/close/", console.round_close, name="round_close"),
     path("organize/<int:pk>/rounds/<int:rid>/silent/", console.round_silent, name="round_silent"),
+    path(
+        "organize/<int:pk>/rounds/<int:rid>/unpair/", console_undo.round_unpair, name="round_unpair"
+    ),
     path(
         "organize/<int:pk>/rounds/<int:rid>/pairings/",
         console.pairings_edit,

@@ -3,6 +3,8 @@
     matches         creating a match, scorer mode, cancelling a match
     recording       turns recorded move by move, the end of a game and of the
                     match, closing a money session, a loss on time
+    bulk_recording  a whole record stored at once, each action checked as
+                    record_turn checks it
     clock_readings  what the clocks read by the server's time stamps
     undo            taking back the last turn
     results         result reports, confirmation, disputes, overrides, the
@@ -14,6 +16,7 @@ Callers use the names gathered here (``services.record_turn(...)``).  A change
 locks the match row first, then the rows it writes, through base.locking.
 """
 
+from games.services.bulk_recording import Stored, record_games
 from games.services.clock_readings import clocks_now
 from games.services.matches import cancel_match, create_match, set_scorer_mode
 from games.services.matfiles import import_mat
@@ -36,12 +39,14 @@ from games.services.results import (
     enters_officially,
     override_result,
     submit_report,
+    take_back_override,
 )
 from games.services.undo import agree_undo, arbiter_undo, request_undo
 
 __all__ = [
     "Recorded",
     "RecordingError",
+    "Stored",
     "TurnConflict",
     "absent_players",
     "agree_undo",
@@ -59,9 +64,11 @@ __all__ = [
     "enters_officially",
     "import_mat",
     "override_result",
+    "record_games",
     "record_timeout",
     "record_turn",
     "request_undo",
     "set_scorer_mode",
     "submit_report",
+    "take_back_override",
 ]

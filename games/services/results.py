@@ -25,7 +25,7 @@ from base import locking
 from clubs import permissions
 from clubs.models import Player
 from games import adapters, scorecheck
-from games.events import result_confirmed
+from games.events import result_confirmed, result_withdrawn
 from games.models import (
     Match,
     MatchState,
@@ -337,6 +337,53 @@ def override_result(
     match.save(update_fields=["forfeit"])
     make_official(report, match)
     return report
+
+
+@transaction.atomic
+def take_back_override(report: ResultReport, *, by: Any) -> Match:
+    """Take back an override that is still the match's official result and its latest
+    report (a forfeit recorded in error, a withdrawal undone): the match awaits its
+    result again, as it did before (playing once it had begun).  The override and the
+    reports it superseded stay on record, superseded; whatever was computed from the
+    result is computed again (``result_withdrawn``)."""
+    # The match, then its reports (base.locking).
+    match = locking.row(Match.objects, pk=report.match_id)
+    permissions.require(by, "match.override", match)
+    report = locking.row(ResultReport.objects, pk=report.pk)
+    latest = match.reports.order_by("-id").values_list("pk", flat=True).first()
+    if (
+        report.source != ReportSource.OVERRIDE
+        or report.status != ReportStatus.CONFIRMED
+        or match.result_status != ResultStatus.CONFIRMED
+        or latest != report.pk
+    ):
+        raise ValidationError(
+            _("The result of %(match)s has changed since: the override is no longer its result.")
+            % {"match": match}
+        )
+    report.status = ReportStatus.SUPERSEDED
+    report.decided_at = timezone.now()
+    report.save(update_fields=["status", "decided_at"])
+    began = match.started_at is not None or match.games.exists()
+    match.state = MatchState.PLAYING if began else MatchState.SCHEDULED
+    match.result_status = ResultStatus.NONE
+    match.score1 = match.score2 = match.winner = None
+    match.forfeit = match.lost_on_time = False
+    match.finished_at = None
+    match.save(
+        update_fields=[
+            "state",
+            "result_status",
+            "score1",
+            "score2",
+            "winner",
+            "forfeit",
+            "lost_on_time",
+            "finished_at",
+        ]
+    )
+    result_withdrawn.send(match_id=match.pk)
+    return match
 
 
 def make_official(report: ResultReport, match: Match) -> None:

@@ -134,3 +134,40 @@ def test_the_cache_never_shows_a_hidden_result(
         assert "After round 2" in page, who
     answer = api(anonymous, urls["api snapshot"])
     assert answer.status_code == 200 and answer.json()["after_round"] == 2
+
+
+def test_an_address_taken_over_by_another_tournament_shows_the_newcomer(
+    client: Client,
+    committing: Any,  # noqa: F811
+) -> None:
+    """The public pages remember in each process which tournament an address names
+    (one query a page); when the address passes to another tournament, its page shows
+    the newcomer, and the newcomer's changes show at once."""
+    from tests.tournaments import builders
+    from tournaments.models import Tournament as T
+
+    federation, admin, _discipline = builders.federation_with_admin()
+    federation.is_public = True
+    federation.save(update_fields=["is_public"])
+    first = builders.tournament(
+        4, "swiss", federation=federation, by=admin, start=False, rounds_planned=2
+    )
+    first = services.update_tournament(first, by=admin, name="The First Open")
+    address = reverse("tournaments:public", args=[federation.slug, first.slug])
+    assert "The First Open" in client.get(address).content.decode()
+
+    old_slug = first.slug
+    second = builders.tournament(
+        4, "swiss", federation=federation, by=admin, start=False, rounds_planned=2
+    )
+    with committing():
+        services.update_tournament(first, by=admin, slug=f"{old_slug}-moved")
+        services.update_tournament(second, by=admin, slug=old_slug, name="The Second Open")
+    page = client.get(address).content.decode()
+    assert "The Second Open" in page and "The First Open" not in page
+
+    with committing():
+        services.update_tournament(
+            T.objects.get(pk=second.pk), by=admin, name="The Second Open, renamed"
+        )
+    assert "The Second Open, renamed" in client.get(address).content.decode()

@@ -588,3 +588,25 @@ def test_pairing_sheet_and_scoresheets(client, running) -> None:  # type: ignore
     # A grid row per game of the longest usual match (5 games to 3 points).
     assert sheets.count('<tr><td class="num">5</td>') == 2
     assert '<tr><td class="num">6</td>' not in sheets
+
+
+def test_standings_superseded_by_published_ones_are_not_offered(client) -> None:  # type: ignore[no-untyped-def]
+    """Standings computed while another round was open and left unpublished under
+    later published ones would change nothing public: the console does not offer them."""
+    federation, admin, _d = builders.federation_with_admin()
+    t = builders.tournament(
+        4, "swiss", federation=federation, by=admin, rounds_planned=2, publish_standings=False
+    )
+    builders.play_round(services.pair_next_round(t, by=admin), admin)
+    services.compute_standings(t)
+    builders.play_round(services.pair_next_round(t, by=admin), admin)
+    services.compute_standings(t)
+    first, second = StandingsSnapshot.objects.filter(tournament=t).order_by("after_round")
+    client.force_login(admin)
+    publish_first = reverse("tournaments:standings_publish", args=[t.pk, first.pk])
+    assert publish_first in client.get(console(t)).content.decode()
+    services.publish_standings(second, by=admin)
+    html = client.get(console(t)).content.decode()
+    assert publish_first not in html
+    assert "not published: later standings are" in html
+    assert reverse("tournaments:standings_publish", args=[t.pk, second.pk]) not in html

@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+from django.db.models import Max, Min
 from django.utils import timezone
 
 from clubs import demo as clubs_demo
-from games.models import Match, ResultStatus
+from games.models import Match, ResultStatus, Turn
 from ratings import demo as ratings_demo
 from ratings.models import RatingChange, RatingPool
 from tournaments import demo
@@ -37,11 +38,13 @@ def test_demo_tournaments_have_the_promised_shape_and_load_idempotently() -> Non
     entries = Entry.objects.filter(tournament=swiss)
     assert entries.count() == 32
     assert set(entries.values_list("player__federation__slug", flat=True)) == {"fsnr"}
-    assert set(Round.objects.filter(tournament=swiss).values_list("match_length", flat=True)) == {7}
+    assert set(Round.objects.filter(tournament=swiss).values_list("match_length", flat=True)) == {
+        demo.SWISS_MATCH_LENGTH
+    }
     matches = Match.objects.filter(pairing__round__tournament=swiss)
     assert matches.exists()
     assert set(matches.values_list("result_status", flat=True)) == {ResultStatus.CONFIRMED}
-    assert set(matches.values_list("length", flat=True)) == {7}
+    assert set(matches.values_list("length", flat=True)) == {demo.SWISS_MATCH_LENGTH}
     # Swiss until three losses: at most one player finished with fewer than three.
     losses: Counter[int] = Counter()
     for p in Pairing.objects.filter(round__tournament=swiss, entry2__isnull=False).select_related(
@@ -55,6 +58,10 @@ def test_demo_tournaments_have_the_promised_shape_and_load_idempotently() -> Non
     final = snapshots.get(after_round=rounds)
     assert final.published_at is not None and len(final.rows) == 32
     assert final.rows[0]["place"] == "1" and final.rows[0]["losses"] < 3
+    # The standings count the results the played games gave.
+    assert {row["entry"]: row["losses"] for row in final.rows} == {
+        e.pk: losses[e.pk] for e in entries
+    }
 
     knockout = Tournament.objects.get(slug=demo.KNOCKOUT_SLUG)
     assert (knockout.state, knockout.format, knockout.discipline.code) == (
@@ -102,6 +109,12 @@ def test_demo_matches_carry_their_tournaments_dates_and_the_history_spreads_over
             assert match.started_at == rnd.started_at
             report = match.reports.get(status="confirmed")
             assert finished < report.decided_at < loaded_at
+            # Its turns were played within the round, the last one as the match ended.
+            times = Turn.objects.filter(game__match=match).aggregate(
+                first=Min("recorded_at"), last=Max("recorded_at")
+            )
+            assert rnd.started_at < times["first"] and times["last"] == finished
+            assert tournament.starts_on <= timezone.localtime(times["first"]).date()
         closed = [r for r in rounds if r.closed_at is not None]
         assert all(r.started_at < r.closed_at < loaded_at for r in closed)
         # Rounds follow each other: each starts after the one before it closed.
@@ -134,31 +147,39 @@ def test_demo_matches_carry_their_tournaments_dates_and_the_history_spreads_over
     assert max(short_history) < loaded_at
 
 
-def test_demo_records_matches_move_by_move_with_replays_and_engine_scores(client) -> None:  # type: ignore[no-untyped-def]
-    """The recorded tables have every game turn by turn, dated inside the match, their
-    result is the engine's score of the record, and a replay page shows the moves; the
-    match still being played has a live score; the same seed records the same turns."""
+def test_every_finished_demo_match_is_played_move_by_move_and_scored_by_its_games(client) -> None:  # type: ignore[no-untyped-def]
+    """Every finished match of both tournaments has every game turn by turn, played by
+    the demo player, and its official result is the engine's score of them (nothing
+    entered by hand); the better rated player wins more often than not; one match of
+    the current round is under way with a live score; a replay page shows the moves;
+    the same seed plays the same games."""
     import random
 
     from games import adapters, demo_player
-    from games.models import Game, MatchState, ReportSource, Turn, TurnKind
+    from games.models import Game, MatchState, ReportSource, TurnKind
 
     clubs_demo.load()
     demo.load()
-    knockout = Tournament.objects.get(slug=demo.KNOCKOUT_SLUG)
-    recorded = Match.objects.filter(pairing__round__tournament=knockout, recorded=True)
-    finished = list(recorded.filter(state=MatchState.FINISHED).order_by("pk"))
-    assert len(finished) == 2 * demo.KNOCKOUT_RECORDED_TABLES  # main rounds 1 and 2
-    for match in finished:
+    ratings_of = dict(Entry.objects.values_list("pk", "rating"))
+    finished = Pairing.objects.filter(
+        round__tournament__slug__in=[demo.SWISS_SLUG, demo.KNOCKOUT_SLUG],
+        match__state=MatchState.FINISHED,
+    ).select_related("match")
+    assert finished.count() > 100
+    better_won = decided_by_rating = 0
+    for pairing in finished:
+        match = pairing.match
+        assert match.recorded and match.result_status == ResultStatus.CONFIRMED
         games = list(match.games.order_by("number"))
         assert games and all(g.winner is not None for g in games)
         assert all(g.turns.filter(kind=TurnKind.PLAY).count() > 10 for g in games)
-        # The official result is the engine's score of the recorded games.
         record = adapters.engine_match(match, games)
         assert record.finished
         assert (match.score1, match.score2) == tuple(record.final_score)
+        assert match.winner == record.winner + 1  # type: ignore[operator]
         report = match.reports.get(status="confirmed")
         assert report.source == ReportSource.RECORD
+        assert (report.score1, report.score2) == (match.score1, match.score2)
         times = list(
             Turn.objects.filter(game__match=match)
             .order_by("game__number", "number")
@@ -166,20 +187,33 @@ def test_demo_records_matches_move_by_move_with_replays_and_engine_scores(client
         )
         assert match.started_at < times[0] and times == sorted(times)
         assert times[-1] <= match.finished_at < report.decided_at
+        first, second = ratings_of[pairing.entry1_id], ratings_of[pairing.entry2_id]
+        if first != second:
+            decided_by_rating += 1
+            better_won += match.winner == (1 if first > second else 2)
+    # Plausible by strength: the better rated player wins most matches, not all.
+    assert decided_by_rating // 2 < better_won < decided_by_rating
 
-    live = recorded.get(state=MatchState.PLAYING)
+    knockout = Tournament.objects.get(slug=demo.KNOCKOUT_SLUG)
+    live = Match.objects.get(
+        pairing__round__tournament=knockout, recorded=True, state=MatchState.PLAYING
+    )
     assert live.result_status == ResultStatus.NONE
     assert Game.objects.filter(match=live, winner__isnull=False).count() == demo.LIVE_GAMES
     last = Turn.objects.filter(game__match=live).order_by("-recorded_at").first()
     assert last is not None and live.started_at < last.recorded_at < timezone.now()
+    unplayed = Match.objects.filter(
+        pairing__round__tournament=knockout, result_status=ResultStatus.NONE
+    ).exclude(pk=live.pk)
+    assert unplayed.exists() and not Turn.objects.filter(game__match__in=unplayed).exists()
 
-    shown = finished[0]
+    shown = finished.filter(round__tournament=knockout).order_by("match_id").first().match  # type: ignore[union-attr]
     response = client.get(f"/matches/{shown.pk}/games/1/replay/")
     assert response.status_code == 200
     first_play = Turn.objects.filter(game__match=shown, game__number=1, kind=TurnKind.PLAY)
     assert first_play.first().moves in response.content.decode()  # type: ignore[union-attr]
 
-    # The same seed plays the same game: the first 20 turns recorded again, elsewhere.
+    # The same seed plays the same games: the first one recorded again, elsewhere.
     pairing = Pairing.objects.select_related("round__tournament").get(match=shown)
     again = Match.objects.create(
         player1=shown.player1,
@@ -190,21 +224,22 @@ def test_demo_records_matches_move_by_move_with_replays_and_engine_scores(client
         recorded=True,
     )
     seed = f"{knockout.slug}:{pairing.round.flight}:{pairing.round.number}:{pairing.table}"
-    ratings = {e.pk: e.rating for e in Entry.objects.filter(tournament=knockout)}
-    sides = (demo._strength(ratings[pairing.entry1_id]), demo._strength(ratings[pairing.entry2_id]))
+    sides = (
+        demo._strength(ratings_of[pairing.entry1_id]),
+        demo._strength(ratings_of[pairing.entry2_id]),
+    )
     demo_player.play_match(again, random.Random(seed), sides, most_games=1)
 
-    def first_turns(match: Match) -> list[tuple[str, list[int], str]]:
+    def first_game(match: Match) -> list[tuple[str, list[int], str]]:
         rows = Turn.objects.filter(game__match=match, game__number=1).order_by("number")
-        return [(t.kind, t.dice, t.moves) for t in rows[:20]]
+        return [(t.kind, t.dice, t.moves) for t in rows]
 
-    assert first_turns(again) == first_turns(shown) and len(first_turns(shown)) == 20
+    assert first_game(again) == first_game(shown) and len(first_game(shown)) > 20
 
 
 def test_demo_player_plays_long_nardy_to_the_end_preferring_its_heuristic() -> None:
-    """The Swiss records no table by default (too slow to load), so the long nardy
-    player is checked here: a one-point match recorded to its end, and a player that
-    never blunders beats one that always plays a random legal play most of the time."""
+    """A one-point long nardy match recorded to its end, and a player that never
+    blunders beats one that always plays a random legal play most of the time."""
     import random
 
     from clubs.models import Discipline, Player

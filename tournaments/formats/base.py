@@ -265,6 +265,25 @@ def knockout_stage_name(rounds_left: int) -> str:
     return _("1/%(fraction)d final") % {"fraction": 2**rounds_left}
 
 
+def knockout_rounds_left(bracket: core.Bracket, flight: str, slot: str) -> int | None:
+    """How many rounds follow the round of ``slot`` as its name counts them (the final
+    0, the semi-final 1, ...), from the number of matches of its stage in the flight: a
+    stage of 2**k matches is "1/2**k final".  A flight fed from another (a consolation
+    takes the main flight's losers round after round) plays two rounds of as many
+    matches: the first of them has no such name (None: it keeps its number), nor has a
+    stage whose count is no power of two.  In a plain bracket this is the distance to
+    the final."""
+    stage = bracket.stage[slot]
+    count = next_count = 0
+    for m in bracket.matches.values():
+        if m.flight == flight:
+            count += bracket.stage[m.id] == stage
+            next_count += bracket.stage[m.id] == stage + 1
+    if count < 1 or count & (count - 1) or next_count == count:
+        return None
+    return count.bit_length() - 1
+
+
 # The names of a tournament's knock-out rounds, kept on the instance for one request
 # (a page titles every round: one query and one draw, not one per round).
 _NAMES_ATTR = "_knockout_round_names"
@@ -318,8 +337,8 @@ def _knockout_round_names(
         elif len(sections[flight]) > 1:
             names[(flight, number)] = None
         else:
-            left = bracket.stage[final] - bracket.stage[slot]
-            names[(flight, number)] = knockout_stage_name(left)
+            left = knockout_rounds_left(bracket, flight, slot)
+            names[(flight, number)] = None if left is None else knockout_stage_name(left)
     return names
 
 

@@ -2,8 +2,9 @@
 
     setup          settings and lifecycle (draft -> registration -> check_in ->
                    running -> finished)
-    entries        the field: entries, check-in, seeds, withdrawals
-    rounds         pairing, starting and closing rounds, forfeits, results
+    entries        the field: entries, check-in, seeds, withdrawals (and undoing them)
+    rounds         pairing (and undoing it), starting and closing rounds, forfeits,
+                   results
     standings      standings snapshots and what a confirmed result owes a tournament
     qualification  the places of one tournament entering another
     visibility     whose results are hidden (the rule every page asks)
@@ -25,6 +26,8 @@ from tournaments.services.common import OPEN_STATES, bump_where_names_show, core
 from tournaments.services.entries import (
     add_entry,
     check_in,
+    reinstate,
+    reinstate_problem,
     remove_entry,
     seed_entries,
     withdraw,
@@ -38,6 +41,8 @@ from tournaments.services.rounds import (
     pair_next_round,
     set_silent,
     start_round,
+    unpair_problem,
+    unpair_round,
 )
 from tournaments.services.setup import (
     FINISHED_FIELDS,
@@ -88,6 +93,8 @@ __all__ = [
     "on_result_withdrawn",
     "pair_next_round",
     "publish_standings",
+    "reinstate",
+    "reinstate_problem",
     "remove_entry",
     "request_standings",
     "seed_entries",
@@ -96,6 +103,8 @@ __all__ = [
     "standings_rows",
     "start_round",
     "start_tournament",
+    "unpair_problem",
+    "unpair_round",
     "update_tournament",
     "withdraw",
 ]

@@ -24,7 +24,8 @@ from clubs.csv_io import club_key
 from clubs.models import Club, Player
 from clubs.queries import name_key
 from clubs.services import create_player, snapshot
-from games.models import Match
+from games import services as games_services
+from games.models import Match, ReportStatus, ResultReport
 from tournaments import adapters, core, queries
 from tournaments.formats import registry
 from tournaments.models import (
@@ -44,7 +45,8 @@ from tournaments.services.common import (
     require_state,
     tournament_audit,
 )
-from tournaments.services.rounds import forfeit_pairing
+from tournaments.services.rounds import forfeit_pairing, give_match
+from tournaments.services.standings import request_standings
 
 
 @transaction.atomic
@@ -192,7 +194,8 @@ def seed_entries(
 @transaction.atomic
 def withdraw(entry: Entry, *, by: Any) -> Entry:
     """The entry leaves: not paired from the next round; any match it still has to
-    play is lost by forfeit (in a bracket the opponent advances)."""
+    play is lost by forfeit (in a bracket the opponent advances).  What undoing it
+    needs is kept on the entry (``reinstate``)."""
     permissions.require(by, "entry.change", entry)
     # Locks in the one order (base.locking): tournament, entry, pairings, matches.
     t = lock_tournament(entry.tournament)
@@ -209,6 +212,13 @@ def withdraw(entry: Entry, *, by: Any) -> Entry:
         .values_list("number", flat=True)
         .first()
     )
+    # What undoing it needs (reinstate): the newest round now, as ids only grow.
+    newest = Round.objects.filter(tournament=t).order_by("-pk").values_list("pk", flat=True)
+    withdrawal: dict[str, Any] = {
+        "status": entry.status,
+        "newest_round": newest.first() or 0,
+        "forfeits": [],
+    }
     entry.status = EntryStatus.WITHDRAWN
     entry.withdrawn_after_round = played or 0
     entry.save(update_fields=["status", "withdrawn_after_round"])
@@ -233,9 +243,19 @@ def withdraw(entry: Entry, *, by: Any) -> Entry:
             if adapters.is_decided(p):
                 continue
             side = 2 if p.entry1_id == entry.pk else 1
-            forfeit_pairing(
+            report = forfeit_pairing(
                 p, side, by=None, reason=_("%(player)s withdrew.") % {"player": entry.player}
             )
+            withdrawal["forfeits"].append(
+                {
+                    "pairing": p.pk,
+                    "round": p.round_id,
+                    "side": side,
+                    "report": report.pk if report else None,
+                }
+            )
+    entry.withdrawal = withdrawal
+    entry.save(update_fields=["withdrawal"])
     tournament_audit(
         by,
         "tournament.entry.withdraw",
@@ -243,6 +263,160 @@ def withdraw(entry: Entry, *, by: Any) -> Entry:
         t,
         None,
         {"withdrawn_after_round": entry.withdrawn_after_round},
+    )
+    return entry
+
+
+def _withdrawal_tables(entry: Entry, *, lock: bool = False) -> list[tuple[Pairing, dict[str, Any]]]:
+    """The tables whose forfeits the withdrawal recorded, as they are now, each with
+    what it recorded.  A round unpaired since has none left; a round whose pairings
+    were edited since (``edit_pairings`` forfeits a withdrawn player's new table the
+    same way) gives the entry's table there instead."""
+    records = (entry.withdrawal or {}).get("forfeits", [])
+    if not records:
+        return []
+    mine = Q(entry1_id=entry.pk) | Q(entry2_id=entry.pk)
+    rows = (
+        Pairing.objects.filter(
+            Q(pk__in=[r["pairing"] for r in records])
+            | (Q(round_id__in=[r["round"] for r in records]) & mine)
+        )
+        .select_related("round", "match", "entry1__player", "entry2__player")
+        .order_by("pk")
+    )
+    pairings = locking.rows(rows) if lock else list(rows)
+    by_pk = {p.pk: p for p in pairings}
+    by_round = {p.round_id: p for p in pairings if entry.pk in (p.entry1_id, p.entry2_id)}
+    tables = []
+    for record in records:
+        p = by_pk.get(record["pairing"]) or by_round.get(record["round"])
+        if p is None or p.entry2_id is None:
+            continue  # unpaired since, or a bye after an edit: nothing to take back
+        if p.pk != record["pairing"]:
+            side = 2 if p.entry1_id == entry.pk else 1
+            record = {"pairing": p.pk, "round": p.round_id, "side": side, "report": None}
+        tables.append((p, record))
+    return tables
+
+
+def reinstate_problem(entry: Entry) -> str | None:
+    """Why ``entry``'s withdrawal can no longer be undone (None: it can).  The rules
+    allow it until a round is paired after it (that round was paired without the
+    player), and while every forfeit it recorded can be taken back: its round still
+    open and the result unchanged since.  The console asks it to show the button;
+    ``reinstate`` asks it again under the locks."""
+    t = entry.tournament
+    player = entry.player
+    if entry.status != EntryStatus.WITHDRAWN:
+        return _("%(player)s has not withdrawn.") % {"player": player}
+    if t.state not in (*OPEN_STATES, TournamentState.RUNNING):
+        return _("The tournament is %(state)s: its withdrawals stand.") % {
+            "state": t.get_state_display()
+        }
+    withdrawal = entry.withdrawal
+    if not withdrawal:
+        return _(
+            "The withdrawal of %(player)s left nothing to undo it by (made at the start for "
+            "not checking in, or before withdrawals could be undone)."
+        ) % {"player": player}
+    later = (
+        Round.objects.filter(tournament=t, pk__gt=withdrawal["newest_round"])
+        .order_by("number", "flight")
+        .first()
+    )
+    if later is not None:
+        return _(
+            "Round %(number)d was paired after %(player)s withdrew: the withdrawal stands "
+            "(unpair that round first if it has not started)."
+        ) % {"number": later.number, "player": player}
+    withdrawn = set(
+        Entry.objects.filter(tournament=t, status=EntryStatus.WITHDRAWN).values_list(
+            "pk", flat=True
+        )
+    )
+    for p, f in _withdrawal_tables(entry):
+        where = {"table": p.table, "number": p.round.number}
+        if {p.entry1_id, p.entry2_id} - {entry.pk} <= withdrawn:
+            # The opponent withdrew later, their table already decided: undoing theirs
+            # first leaves this one to take back cleanly.
+            return (
+                _(
+                    "The opponent at table %(table)d of round %(number)d has withdrawn since: "
+                    "undo that withdrawal first."
+                )
+                % where
+            )
+        if p.round.state == RoundState.CLOSED:
+            return (
+                _(
+                    "Round %(number)d is closed with the forfeit at table %(table)d: the "
+                    "withdrawal stands."
+                )
+                % where
+            )
+        changed = p.forfeit_winner != f["side"]
+        if f["report"] is not None:
+            # The override the withdrawal made is still the match's result and its
+            # latest report (take_back_override asks again under the match's lock).
+            match = p.match
+            latest = match.reports.order_by("-id").first() if match is not None else None
+            changed = changed or (
+                latest is None
+                or latest.pk != f["report"]
+                or latest.status != ReportStatus.CONFIRMED
+            )
+        if changed:
+            return (
+                _(
+                    "The result at table %(table)d of round %(number)d was changed after the "
+                    "withdrawal: the withdrawal stands."
+                )
+                % where
+            )
+    return None
+
+
+@transaction.atomic
+def reinstate(entry: Entry, *, by: Any) -> Entry:
+    """Undo a withdrawal while the rules allow it (``reinstate_problem``): the entry
+    plays again, with its status from before, and the forfeits the withdrawal recorded
+    are taken back (the tables await their results again).  Only a manager does it:
+    unlike withdrawing, it changes the opponents' results."""
+    permissions.require(by, "tournament.manage", entry.tournament)
+    # The one order of base.locking: tournament, entry, then pairings and matches.
+    t = lock_tournament(entry.tournament)
+    entry = locking.row(Entry.objects.select_related("player"), pk=entry.pk)
+    entry.tournament = t
+    problem = reinstate_problem(entry)
+    if problem is not None:
+        raise ValidationError(problem)
+    withdrawal = entry.withdrawal or {}
+    tables = _withdrawal_tables(entry, lock=True)
+    # Each override is taken back by the games service, which checks under the
+    # match's lock that it is still the result: any refusal undoes everything.
+    for p, f in tables:
+        if f["report"] is not None:
+            games_services.take_back_override(ResultReport.objects.get(pk=f["report"]), by=by)
+        p.forfeit_winner = None
+        p.save(update_fields=["forfeit_winner"])
+        if p.match_id is None and p.round.state == RoundState.STARTED:
+            # Forfeited before its round started, which then made it no match.
+            give_match(t, p.round, p)
+    before = {"status": entry.status, "withdrawn_after_round": entry.withdrawn_after_round}
+    entry.status = withdrawal.get("status") or EntryStatus.CHECKED_IN
+    entry.withdrawn_after_round = None
+    entry.withdrawal = None
+    entry.save(update_fields=["status", "withdrawn_after_round", "withdrawal"])
+    bump_public_version(t)
+    if tables:
+        request_standings(t.pk)
+    tournament_audit(
+        by,
+        "tournament.entry.reinstate",
+        entry,
+        t,
+        before,
+        {"status": entry.status, "forfeits_taken_back": [p.pk for p, _f in tables]},
     )
     return entry
 

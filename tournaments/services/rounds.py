@@ -215,6 +215,77 @@ def edit_pairings(round: Round, pairs: list[tuple[int, int | None]], *, by: Any)
     return rnd
 
 
+def unpair_problem(rnd: Round) -> str | None:
+    """Why the pairing of ``rnd`` can no longer be undone (None: it can): once the round
+    has started, a match is made or a result entered, the pairing stands.  The console
+    asks it to show the button; ``unpair_round`` asks it again under the locks."""
+    t = rnd.tournament
+    if t.state != TournamentState.RUNNING:
+        return _("The tournament is %(state)s: its rounds stand.") % {
+            "state": t.get_state_display()
+        }
+    if rnd.state != RoundState.PAIRED:
+        return _("Round %(number)d has started: its pairing cannot be undone.") % {
+            "number": rnd.number
+        }
+    if Round.objects.filter(tournament=t, flight=rnd.flight, number__gt=rnd.number).exists():
+        return _("Round %(number)d is not the last of its flight.") % {"number": rnd.number}
+    withdrawn = set(
+        Entry.objects.filter(tournament=t, status=EntryStatus.WITHDRAWN).values_list(
+            "pk", flat=True
+        )
+    )
+    for p in sorted(rnd.pairings.all(), key=lambda p: p.table):
+        where = {"table": p.table, "number": rnd.number}
+        if p.match_id is not None:
+            return _("Table %(table)d of round %(number)d has a match: the round has begun.") % (
+                where
+            )
+        # A forfeit of a withdrawn player comes back when the round is paired again;
+        # one recorded by hand is a result, and a result keeps the round.
+        if p.forfeit_winner is not None and not ({p.entry1_id, p.entry2_id} & withdrawn):
+            return (
+                _(
+                    "Table %(table)d of round %(number)d has a forfeit recorded: the pairing "
+                    "cannot be undone."
+                )
+                % where
+            )
+    return None
+
+
+@transaction.atomic
+def unpair_round(round: Round, *, by: Any) -> dict[str, Any]:
+    """Undo a pairing: a round paired but not started (no match made, no result entered)
+    is deleted with its pairings, so the director pairs it again, perhaps after
+    changing something.  A bracket's slots are free again by themselves: the bracket
+    is replayed from the pairings that remain (``formats.base.ready_to_pair``).
+    Returns what the round was (flight and number), for the caller's message."""
+    rnd = lock_round_with_tournament(round)
+    t = rnd.tournament
+    permissions.require(by, "tournament.manage", t)
+    problem = unpair_problem(rnd)
+    if problem is not None:
+        raise ValidationError(problem)
+    # A withdrawal that forfeited a table here finds nothing left to take back there
+    # (services.entries.reinstate): the round goes, its forfeits with it.
+    pairings = list(rnd.pairings.order_by("table"))
+    done = {"flight": rnd.flight, "round": rnd.number}
+    tournament_audit(
+        by,
+        "tournament.round.unpair",
+        rnd,
+        t,
+        {**done, "pairings": [(p.entry1_id, p.entry2_id, p.slot) for p in pairings]},
+        None,
+    )
+    rnd.delete()
+    bump_public_version(t)
+    if any(p.forfeit_winner is not None for p in pairings):
+        request_standings(t.pk)  # its forfeits were announced as results
+    return done
+
+
 def _sync_bracket_round(t: Tournament, rnd: Round) -> None:
     """Bring a paired bracket round in line with the bracket: a result corrected after
     the round was paired can change who plays in it."""
@@ -268,20 +339,7 @@ def start_round(round: Round, *, by: Any) -> Round:
     for p in pairings:
         if p.entry2_id is None or p.forfeit_winner is not None or p.match_id is not None:
             continue
-        p.match = games_services.create_match(
-            by=None,
-            player1=p.entry1.player,
-            player2=p.entry2.player,
-            discipline=t.discipline,
-            length=rnd.match_length,
-            federation=t.federation,
-            recorded=t.recorded_matches,
-            clock_mode=t.clock_mode,
-            clock_reserve_seconds=t.clock_reserve_seconds,
-            clock_per_point_seconds=t.clock_per_point_seconds,
-            clock_move_seconds=t.clock_move_seconds,
-        )
-        p.save(update_fields=["match"])
+        give_match(t, rnd, p)
     rnd.state = RoundState.STARTED
     rnd.started_at = timezone.now()
     rnd.save(update_fields=["state", "started_at"])
@@ -314,6 +372,26 @@ def start_round(round: Round, *, by: Any) -> Round:
     return rnd
 
 
+def give_match(t: Tournament, rnd: Round, p: Pairing) -> None:
+    """The pairing's ``games.Match`` (length, clock and recording from the tournament),
+    made as its round starts, or later for a table whose forfeit was taken back."""
+    assert p.entry2 is not None
+    p.match = games_services.create_match(
+        by=None,
+        player1=p.entry1.player,
+        player2=p.entry2.player,
+        discipline=t.discipline,
+        length=rnd.match_length,
+        federation=t.federation,
+        recorded=t.recorded_matches,
+        clock_mode=t.clock_mode,
+        clock_reserve_seconds=t.clock_reserve_seconds,
+        clock_per_point_seconds=t.clock_per_point_seconds,
+        clock_move_seconds=t.clock_move_seconds,
+    )
+    p.save(update_fields=["match"])
+
+
 @transaction.atomic
 def set_silent(round: Round, silent: bool, *, by: Any) -> Round:
     """Make a round silent (its results and the standings stay hidden until released)
@@ -337,24 +415,28 @@ def set_silent(round: Round, silent: bool, *, by: Any) -> Round:
     return rnd
 
 
-def forfeit_pairing(pairing: Pairing, winner_side: int, *, by: Any, reason: str) -> None:
+def forfeit_pairing(
+    pairing: Pairing, winner_side: int, *, by: Any, reason: str
+) -> ResultReport | None:
     """Record a forfeit win (through the match's override when there is a match), or
-    with ``BOTH_FORFEITED`` a loss for both (the match, if any, is cancelled)."""
+    with ``BOTH_FORFEITED`` a loss for both (the match, if any, is cancelled).  The
+    override made, if any (a withdrawal keeps it, to take it back if undone)."""
     match = pairing.match if pairing.match_id is not None else None
     if match is not None and winner_side != BOTH_FORFEITED:
         score = (match.length, 0) if winner_side == 1 else (0, match.length)
-        games_services.override_result(
+        report = games_services.override_result(
             match, by=by, score1=score[0], score2=score[1], reason=reason, forfeit=True
         )
         pairing.forfeit_winner = winner_side
         pairing.save(update_fields=["forfeit_winner"])
-        return
+        return report
     if match is not None and match.state != MatchState.CANCELLED:
         games_services.cancel_match(match, by=by, reason=reason)
         match.state = MatchState.CANCELLED
     pairing.forfeit_winner = winner_side
     pairing.save(update_fields=["forfeit_winner"])
     result_recorded(pairing)
+    return None
 
 
 @transaction.atomic

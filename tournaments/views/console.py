@@ -52,7 +52,7 @@ from tournaments.models import (
     Tournament,
     TournamentState,
 )
-from tournaments.views import console_steps, results_inline
+from tournaments.views import console_steps, console_undo, results_inline
 from tournaments.views.common import (
     console_url,
     error_text,
@@ -204,12 +204,17 @@ def console_context(request: HttpRequest, tournament: Tournament) -> dict[str, A
     for rnd in rounds:
         rnd.tournament = tournament  # no query for the label
     _pairing_rows(tournament, rounds)
+    console_undo.mark_undoable(tournament, entries, rounds)  # the Undo buttons
     # The inline result rows of started rounds (views.results_inline), the table the
-    # last result sent the director on to focused.
-    results_inline.mark_rows(tournament, rounds, results_inline.focus_from(request))
+    # last result sent the director on to focused: in the round table, or in the
+    # bracket when the result came from one of its boxes.
+    focus = results_inline.focus_from(request)
+    in_bracket = results_inline.focus_in_bracket(request)
+    results_inline.mark_rows(tournament, rounds, None if in_bracket else focus)
     snapshots = list(
         StandingsSnapshot.objects.filter(tournament=tournament).order_by("-after_round")
     )
+    console_steps.mark_superseded(snapshots)
     assignments = list(
         RoleAssignment.objects.filter(
             scope_type=ContentType.objects.get_for_model(Tournament),
@@ -256,7 +261,7 @@ def console_context(request: HttpRequest, tournament: Tournament) -> dict[str, A
         ],
         # Asked for (a result came in) and not landed yet: the table may be behind.
         "recomputing": requested is not None and (latest is None or latest.computed_at < requested),
-        "brackets": _brackets(tournament),
+        "brackets": _brackets(tournament, rounds, focus if in_bracket else None),
         "publish_warning": console_steps.PUBLISH_WARNING,
         "assignments": assignments,
         "staff_form": StaffForm(),
@@ -266,9 +271,12 @@ def console_context(request: HttpRequest, tournament: Tournament) -> dict[str, A
     return context
 
 
-def _brackets(tournament: Tournament) -> list[dict[str, Any]]:
+def _brackets(
+    tournament: Tournament, rounds: list[Round], focus: tuple[int, int] | None
+) -> list[dict[str, Any]]:
     """Each bracket flight drawn as on the public page, every result shown (the
-    director sees what the public may not yet)."""
+    director sees what the public may not yet), each open match box taking its
+    result (``results_inline.mark_boxes``; ``rounds`` marked by ``mark_rows``)."""
     fmt = registry.for_tournament(tournament)
     if not fmt.has_bracket or tournament.state not in (
         TournamentState.RUNNING,
@@ -279,13 +287,9 @@ def _brackets(tournament: Tournament) -> list[dict[str, Any]]:
     for flight in fmt.bracket_flights(tournament):
         columns = queries.bracket_view(tournament, flight)
         if columns:
-            out.append(
-                {
-                    "flight": flight,
-                    "title": flights.title(flight),
-                    "sections": brackets.draw_flight(columns),
-                }
-            )
+            sections = brackets.draw_flight(columns)
+            results_inline.mark_boxes(sections, flight, rounds, focus)
+            out.append({"flight": flight, "title": flights.title(flight), "sections": sections})
     return out
 
 

@@ -4,11 +4,14 @@
 next step the event's state allows (the format says whether a round can be paired,
 by the rule pairing refuses by), final steps asking to be confirmed.  ``confirmation``
 is the page a final step posted without ``confirm=1`` gets.  ``round_name`` and
-``round_label`` name a round as every page does (the format's ``round_title``).
+``round_label`` name a round as every page does (the format's ``round_title``);
+``pair_label`` names the round a knock-out is about to pair ("Pair the semi-finals"),
+which no page titles yet.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
@@ -17,10 +20,17 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
+from tournaments import core
 from tournaments.formats import flights, registry
-from tournaments.formats.base import knockout_round_name
+from tournaments.formats.base import (
+    TournamentFormat,
+    knockout_round_name,
+    knockout_rounds_left,
+    ready_to_pair,
+)
 from tournaments.models import (
     Entry,
+    Pairing,
     Round,
     RoundState,
     StandingsSnapshot,
@@ -40,8 +50,18 @@ PUBLISH_WARNING = _lazy(
 )
 WITHDRAW_WARNING = _lazy(
     "%(player)s is paired in no later round and loses the matches still to play by "
-    "forfeit. A withdrawal cannot be undone."
+    "forfeit. A withdrawal can be undone until the next round is paired."
 )
+
+
+def mark_superseded(snapshots: list[StandingsSnapshot]) -> None:
+    """Set ``superseded`` on each of ``snapshots`` (latest first): standings left
+    unpublished under later published ones (computed while another round of the same
+    wave was open), whose publishing would change nothing public."""
+    later_published = False
+    for snapshot in snapshots:
+        snapshot.superseded = snapshot.published_at is None and later_published
+        later_published = later_published or snapshot.published_at is not None
 
 
 def next_steps(
@@ -93,7 +113,7 @@ def next_steps(
                         "label": round_label(_("Close round %(number)d"), rnd),
                     }
                 )
-        unpublished = [s for s in snapshots if s.published_at is None]
+        unpublished = [s for s in snapshots if s.published_at is None and not s.superseded]
         if not open_rounds and unpublished:
             latest = unpublished[0]
             steps.append(
@@ -121,7 +141,10 @@ def next_steps(
             if flight in busy or not fmt.can_pair_next(tournament, flight, entries, pairings):
                 continue
             pairable.append(flight)
-            if fmt.next_round_number_known:
+            named = pair_label(fmt, tournament, flight, entries, pairings)
+            if named is not None:
+                text = named
+            elif fmt.next_round_number_known:
                 played = sum(1 for r in rounds if r.flight == flight)
                 text = _("Pair round %(number)d") % {"number": played + 1}
             else:
@@ -144,6 +167,51 @@ def next_steps(
         step["primary"] = k == 0
         step.setdefault("confirm", "")
     return steps
+
+
+def pair_label(
+    fmt: TournamentFormat,
+    tournament: Tournament,
+    flight: str,
+    entries: Sequence[Entry],
+    pairings: Sequence[Pairing],
+) -> str | None:
+    """The button pairing a bracket flight's next round, named by what that round is
+    ("Pair the quarter-finals", "Pair the final"): the stage of the matches it would
+    pair, so the name is the one ``round_title`` gives the round once paired.  None
+    where rounds keep their number (not a knock-out, a flight drawn in several
+    sections such as a double elimination's winners' and losers' brackets, a draw the
+    pairing will refuse).  Asked once a request (the console's next steps), of the
+    rows the caller has loaded: the draw is replayed, no query (but for a format that
+    finds which flight it pairs)."""
+    if not fmt.has_bracket or not fmt.is_knockout(flight):
+        return None
+    flight = fmt.flight_to_pair(tournament, flight)
+    if not fmt.is_knockout(flight):
+        return None  # a group stage first
+    try:
+        bracket = fmt.load_bracket(tournament, entries, pairings)
+    except core.TournamentError:
+        return None
+    ready = ready_to_pair(bracket, pairings, flight)
+    final = bracket.finals.get(flight)
+    if not ready or final is None:
+        return None
+    if any(bracket.matches[mid].section == flights.GRAND_FINAL for mid in ready):
+        return _("Pair the grand final")
+    if len({m.section for m in bracket.matches.values() if m.flight == flight}) > 1:
+        return None
+    # Counted as round_title counts it, so the button and the round's title agree.
+    left = knockout_rounds_left(bracket, flight, ready[0])
+    if left is None:
+        return None
+    if left <= 0:
+        return _("Pair the final")
+    if left == 1:
+        return _("Pair the semi-finals")
+    if left == 2:
+        return _("Pair the quarter-finals")
+    return _("Pair the 1/%(fraction)d finals") % {"fraction": 2**left}
 
 
 def round_name(rnd: Round) -> str:

@@ -205,12 +205,35 @@ def _standings_context(
     }
 
 
+# Where each tournament's pages live, as this process last found it: (federation
+# slug, slug) -> (tournament pk, federation pk).  Known, a page registers what it
+# shows with the page cache before reading the tournament (one query); an address
+# that moved is found again.  Bounded: cleared when full.
+_addresses: dict[tuple[str, str], tuple[int, int]] = {}
+_ADDRESSES_MOST = 5_000
+
+
 def _public_tournament(request: HttpRequest, federation: str, slug: str) -> Tournament:
     """The tournament a page of it shows.  Its anonymous visitors may be served the
     page kept whole (base.pagecache), which must read what it shows after saying
-    so: then the tournament's version is read again (and the tournament, should it
-    have moved)."""
+    so: where this process knows the tournament's address that is one query; the
+    first time, the tournament is read, then its version again (and the tournament,
+    should it have moved)."""
+    known = _addresses.get((federation, slug))
+    if known is not None:
+        pagecache.depends_on(request, "tournament", known[0])
+        pagecache.depends_on(request, "federation", known[1])
+        tournament = queries.tournament_page(federation, slug)
+        if (tournament.pk, tournament.federation_id) == known:
+            return tournament
+        # Another tournament at this address now: not what the page said it shows.
+        pagecache.not_kept(request)
+        _addresses.pop((federation, slug), None)
+        return tournament
     tournament = queries.tournament_page(federation, slug)
+    if len(_addresses) >= _ADDRESSES_MOST:
+        _addresses.clear()
+    _addresses[(federation, slug)] = (tournament.pk, tournament.federation_id)
     if (
         pagecache.depends_on(request, "tournament", tournament.pk)
         and pagecache.depends_on(request, "federation", tournament.federation_id)

@@ -11,6 +11,11 @@ entered with the keyboard only: two numbers, Enter, two numbers, Enter...
 The row carries the result it was drawn with (``result_version``): when the table's
 result changed meanwhile (a player confirmed, another arbiter entered it) the post
 is refused and nothing is saved.
+
+The console's bracket takes the same post from each open match box (``mark_boxes``):
+the form says ``at=bracket``, and the answer focuses the next open box of that
+bracket, in the order the bracket is drawn (``?round=&next=&at=bracket``), rather
+than the next table of the round.
 """
 
 from __future__ import annotations
@@ -31,8 +36,8 @@ from django.views.decorators.http import require_POST
 from clubs.views.accounts import signed_in
 from games import services as games_services
 from games.models import Game, Match, MatchState, ResultStatus
-from tournaments import adapters, services
-from tournaments.formats import registry
+from tournaments import adapters, brackets, core, services
+from tournaments.formats import flights, registry
 from tournaments.models import BOTH_FORFEITED, Pairing, Round, RoundState, Tournament
 from tournaments.views.common import error_text, get_managed
 
@@ -42,6 +47,8 @@ FORFEIT_1 = "forfeit1"  # player 1 forfeits: player 2 wins
 FORFEIT_2 = "forfeit2"  # player 2 forfeits: player 1 wins
 FORFEIT_BOTH = "both"
 ACTIONS = (SCORE, FORFEIT_1, FORFEIT_2, FORFEIT_BOTH)
+# Where the form was: the round table (the default) or a box of the console's bracket.
+BRACKET = "bracket"
 
 
 def result_version(pairing: Pairing) -> str:
@@ -63,6 +70,17 @@ def is_live(match: Match | None) -> bool:
         and match.recorded
         and match.state != MatchState.SCHEDULED
         and match.result_status != ResultStatus.CONFIRMED
+    )
+
+
+def takes_score(pairing: Pairing) -> bool:
+    """Whether the table's result is typed as a score: it has a match not recorded move
+    by move, and no single forfeit (which decides the table whatever the match says:
+    it is changed by the forfeit buttons, not by a score)."""
+    return (
+        pairing.match is not None
+        and not is_live(pairing.match)
+        and pairing.forfeit_winner not in (1, 2)
     )
 
 
@@ -103,13 +121,7 @@ def mark_rows(tournament: Tournament, rounds: list[Round], focus: tuple[int, int
             pairing.allow_both = allow_both  # type: ignore[attr-defined]
             pairing.version = result_version(pairing)  # type: ignore[attr-defined]
             pairing.decided = adapters.is_decided(pairing)  # type: ignore[attr-defined]
-            # A single forfeit decides the table whatever the match says: it is changed
-            # by the forfeit buttons, not by a score.
-            pairing.takes_score = (  # type: ignore[attr-defined]
-                pairing.match is not None
-                and not is_live(pairing.match)
-                and pairing.forfeit_winner not in (1, 2)
-            )
+            pairing.takes_score = takes_score(pairing)  # type: ignore[attr-defined]
             pairing.autofocus = focus == (rnd.pk, pairing.table)  # type: ignore[attr-defined]
             if is_live(pairing.match):
                 live.append(pairing.match)
@@ -127,6 +139,48 @@ def focus_from(request: HttpRequest) -> tuple[int, int] | None:
         return None
 
 
+def focus_in_bracket(request: HttpRequest) -> bool:
+    """Whether the focused table is to be found in the bracket (``&at=bracket``)
+    rather than in the round table: one box of the page takes the focus."""
+    return request.GET.get("at") == BRACKET
+
+
+def mark_boxes(
+    sections: list[brackets.Section],
+    flight: str,
+    rounds: list[Round],
+    focus: tuple[int, int] | None,
+) -> None:
+    """Give each section of a flight's bracket the result forms of its open match boxes
+    (``section.entries``): a box whose table is inline (``mark_rows``, started rounds)
+    and undecided takes a score, or shows its live score.  No query: the tables are
+    the console's rounds."""
+    tables = {
+        pairing.slot: (rnd, pairing)
+        for rnd in rounds
+        if rnd.flight == flight
+        for pairing in rnd.pairings.all()
+        if pairing.slot and getattr(pairing, "inline", False)
+    }
+    for section in sections:
+        entries = []
+        for box in section.boxes:
+            found = tables.get(box.slot)
+            if found is None or found[1].decided:  # type: ignore[attr-defined]
+                continue
+            rnd, pairing = found
+            entries.append(
+                {
+                    "round": rnd,
+                    "pairing": pairing,
+                    "left": box.x,
+                    "top": box.y,
+                    "autofocus": focus == (rnd.pk, pairing.table) and pairing.takes_score,  # type: ignore[attr-defined]
+                }
+            )
+        section.entries = entries  # type: ignore[attr-defined]
+
+
 class InlineResultForm(forms.Form):
     """A row of the round table: the two scores, the button pressed, the version of
     the result the row was drawn with and an optional reason."""
@@ -136,6 +190,7 @@ class InlineResultForm(forms.Form):
     score1 = forms.IntegerField(min_value=0, required=False)
     score2 = forms.IntegerField(min_value=0, required=False)
     reason = forms.CharField(max_length=500, required=False)
+    at = forms.ChoiceField(choices=[("", ""), (BRACKET, BRACKET)], required=False)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -155,14 +210,21 @@ class InlineResultForm(forms.Form):
         return data
 
 
-def _redirect(tournament: Tournament, rnd: Round, table: int | None) -> HttpResponse:
+def _redirect(
+    tournament: Tournament, rnd: Round, target: tuple[int, int] | None, at: str = ""
+) -> HttpResponse:
+    """Back to the console, focusing ``target`` (round id, table) in the round table
+    or, ``at`` the bracket, in its box; with none, at the round or the bracket."""
     url = reverse("tournaments:console", args=[tournament.pk])
-    if table is None:
-        return redirect(f"{url}#round-{rnd.pk}")
+    if target is None:
+        anchor = f"bracket-{rnd.flight}" if at == BRACKET else f"round-{rnd.pk}"
+        return redirect(f"{url}#{anchor}")
     # No fragment: a browser skips ``autofocus`` on a page opened at a fragment, and
     # the focused box is scrolled into view anyway.
-    query = urlencode({"round": rnd.pk, "next": table})
-    return redirect(f"{url}?{query}")
+    fields: dict[str, object] = {"round": target[0], "next": target[1]}
+    if at == BRACKET:
+        fields["at"] = BRACKET
+    return redirect(f"{url}?{urlencode(fields)}")
 
 
 def _next_open_table(rnd: Round, after: int) -> int | None:
@@ -173,14 +235,46 @@ def _next_open_table(rnd: Round, after: int) -> int | None:
     return (later or open_tables or [None])[0]
 
 
+def _next_open_box(tournament: Tournament, flight: str, after: Pairing) -> tuple[int, int] | None:
+    """The first box of the flight's bracket after ``after``'s, in the order the bracket
+    is drawn (section, column, top to bottom), that still takes a score (then from the
+    top): as (round id, table)."""
+    fmt = registry.for_tournament(tournament)
+    candidates = [
+        p
+        for p in Pairing.objects.select_related("match").filter(
+            round__tournament=tournament, round__flight=flight, round__state=RoundState.STARTED
+        )
+        if p.slot and not p.is_bye and not adapters.is_decided(p) and takes_score(p)
+    ]
+    if not candidates:
+        return None
+    try:
+        matches = fmt.bracket_shape(tournament).matches
+    except core.TournamentError:
+        matches = {}
+
+    def place(p: Pairing) -> tuple[int, int, int, int]:
+        m = matches.get(p.slot)
+        if m is None:  # not in the draw as the format knows it: by its table
+            return (99, 0, 0, p.table)
+        return (flights.section_order(m.section), m.round, m.index, p.table)
+
+    here = place(after)
+    ordered = sorted(candidates, key=place)
+    later = [p for p in ordered if place(p) > here]
+    chosen = (later or ordered)[0]
+    return chosen.round_id, chosen.table
+
+
 def _refuse(
-    request: HttpRequest, tournament: Tournament, rnd: Round, table: int, text: str
+    request: HttpRequest, tournament: Tournament, rnd: Round, table: int, text: str, at: str = ""
 ) -> HttpResponse:
     messages.error(
         request,
         _("Table %(table)d: %(error)s Nothing was saved.") % {"table": table, "error": text},
     )
-    return _redirect(tournament, rnd, table)
+    return _redirect(tournament, rnd, (rnd.pk, table), at)
 
 
 @signed_in
@@ -199,6 +293,8 @@ def table_result(request: HttpRequest, pk: int, rid: int, table: int) -> HttpRes
     )
     if pairing is None or pairing.is_bye:
         raise Http404(_("No such table."))
+    # Where the answer focuses: the bracket when the form was one of its boxes.
+    at = BRACKET if request.POST.get("at") == BRACKET else ""
     if rnd.state != RoundState.STARTED:
         return _refuse(
             request,
@@ -206,22 +302,26 @@ def table_result(request: HttpRequest, pk: int, rid: int, table: int) -> HttpRes
             rnd,
             table,
             _("Round %(number)d is not being played.") % {"number": rnd.number},
+            at,
         )
     form = InlineResultForm(request.POST)
     if not form.is_valid():
         texts = [str(text) for errors in form.errors.values() for text in errors]
-        return _refuse(request, tournament, rnd, table, " ".join(texts))
+        return _refuse(request, tournament, rnd, table, " ".join(texts), at)
     data = form.cleaned_data
     if data["version"] != result_version(pairing):
         return _refuse(
-            request, tournament, rnd, table, _("Its result was changed meanwhile; check it.")
+            request, tournament, rnd, table, _("Its result was changed meanwhile; check it."), at
         )
     try:
         done = _act(request, pairing, data)
     except (ValidationError, PermissionDenied) as error:
-        return _refuse(request, tournament, rnd, table, error_text(error))
+        return _refuse(request, tournament, rnd, table, error_text(error), at)
     messages.success(request, done)
-    return _redirect(tournament, rnd, _next_open_table(rnd, table))
+    if at == BRACKET:
+        return _redirect(tournament, rnd, _next_open_box(tournament, rnd.flight, pairing), at)
+    following = _next_open_table(rnd, table)
+    return _redirect(tournament, rnd, None if following is None else (rnd.pk, following))
 
 
 def _act(request: HttpRequest, pairing: Pairing, data: dict[str, Any]) -> str:
