@@ -101,6 +101,15 @@ def set_scorer_mode(match: Match, *, by: Any, on: bool) -> Match:
     return match
 
 
+def clear_result(match: Match) -> list[str]:
+    """Take ``match``'s result off it (unsaved): no score, winner, forfeit or loss
+    on time, nothing official; the fields to save."""
+    match.result_status = ResultStatus.NONE
+    match.score1 = match.score2 = match.winner = None
+    match.forfeit = match.lost_on_time = False
+    return ["result_status", "score1", "score2", "winner", "forfeit", "lost_on_time"]
+
+
 @transaction.atomic
 def cancel_match(match: Match, *, by: Any, reason: str) -> Match:
     """The organizer voids a match: nobody wins it (both absent, paired by mistake...).
@@ -123,24 +132,9 @@ def cancel_match(match: Match, *, by: Any, reason: str) -> Match:
     ).update(status=ReportStatus.SUPERSEDED, decided_at=now)
     match.undo_requests.filter(closed_at__isnull=True).update(closed_at=now)
     match.state = MatchState.CANCELLED
-    match.result_status = ResultStatus.NONE
-    match.score1 = match.score2 = match.winner = None
-    match.forfeit = match.lost_on_time = False
     match.cancel_reason = reason.strip()
     match.cancelled_at = now
-    match.save(
-        update_fields=[
-            "state",
-            "result_status",
-            "score1",
-            "score2",
-            "winner",
-            "forfeit",
-            "lost_on_time",
-            "cancel_reason",
-            "cancelled_at",
-        ]
-    )
+    match.save(update_fields=["state", "cancel_reason", "cancelled_at", *clear_result(match)])
     if had_result:
         result_withdrawn.send(match_id=match.pk)
     return match

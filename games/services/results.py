@@ -37,6 +37,7 @@ from games.models import (
     ResultStatus,
 )
 from games.permissions import side_of
+from games.services.matches import clear_result
 
 
 def _deadline() -> datetime.datetime:
@@ -366,22 +367,8 @@ def take_back_override(report: ResultReport, *, by: Any) -> Match:
     report.save(update_fields=["status", "decided_at"])
     began = match.started_at is not None or match.games.exists()
     match.state = MatchState.PLAYING if began else MatchState.SCHEDULED
-    match.result_status = ResultStatus.NONE
-    match.score1 = match.score2 = match.winner = None
-    match.forfeit = match.lost_on_time = False
     match.finished_at = None
-    match.save(
-        update_fields=[
-            "state",
-            "result_status",
-            "score1",
-            "score2",
-            "winner",
-            "forfeit",
-            "lost_on_time",
-            "finished_at",
-        ]
-    )
+    match.save(update_fields=["state", "finished_at", *clear_result(match)])
     result_withdrawn.send(match_id=match.pk)
     return match
 

@@ -329,6 +329,18 @@ def test_a_bracket_round_unpaired_frees_its_slots_for_the_same_pairing() -> None
     assert sorted(again.pairings.values_list("slot", "entry1_id", "entry2_id")) == slots
 
 
+def test_a_pairing_undone_twice_is_refused_the_second_time_with_its_reason() -> None:
+    """The second of two posts (another tab, the API) finds the round gone: a clear
+    refusal, not a server error."""
+    t, admin = knockout()
+    rnd = services.pair_next_round(t, by=admin)
+    stale_copy = Round.objects.get(pk=rnd.pk)
+    services.unpair_round(rnd, by=admin)
+    with pytest.raises(ValidationError, match="no longer paired"):
+        services.unpair_round(stale_copy, by=admin)
+    assert not Round.objects.filter(tournament=t).exists()
+
+
 def test_a_withdrawals_forfeit_in_an_unpaired_round_is_forgotten() -> None:
     t, admin = swiss()
     rnd = services.pair_next_round(t, by=admin)

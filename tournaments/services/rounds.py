@@ -261,7 +261,11 @@ def unpair_round(round: Round, *, by: Any) -> dict[str, Any]:
     changing something.  A bracket's slots are free again by themselves: the bracket
     is replayed from the pairings that remain (``formats.base.ready_to_pair``).
     Returns what the round was (flight and number), for the caller's message."""
-    rnd = lock_round_with_tournament(round)
+    try:
+        rnd = lock_round_with_tournament(round)
+    except Round.DoesNotExist:
+        # Undone by someone else meanwhile (a second click, another tab, the API).
+        raise ValidationError(_("This round is no longer paired.")) from None
     t = rnd.tournament
     permissions.require(by, "tournament.manage", t)
     problem = unpair_problem(rnd)

@@ -84,6 +84,20 @@ def stale(
     return redirect(console_url(tournament, section))
 
 
+def stale_entry(request: HttpRequest, tournament: Tournament, entry: Any) -> HttpResponse | None:
+    """The answer to a form about ``entry`` sent while it had another status than it
+    has now (another tab, a second click), or None when the form is still true."""
+    if request.POST.get("status") == entry.status:
+        return None
+    return stale(
+        request,
+        tournament,
+        _("%(player)s is now %(status)s.")
+        % {"player": entry.player, "status": entry.get_status_display()},
+        "entries",
+    )
+
+
 def clock_text(tournament: Tournament) -> str:
     """The time control in words: "18 min + 2 min per point, delay 8 s per move"."""
     if tournament.clock_mode == "none":

@@ -62,6 +62,7 @@ from tournaments.views.common import (
     managed_tournaments,
     perform,
     stale,
+    stale_entry,
     standings_tables,
 )
 
@@ -398,14 +399,9 @@ def _entry(tournament: Tournament, eid: int) -> Entry:
 def entry_check_in(request: HttpRequest, pk: int, eid: int) -> HttpResponse:
     tournament = get_managed(request, pk)
     entry = _entry(tournament, eid)
-    if request.POST.get("status") != entry.status:
-        return stale(
-            request,
-            tournament,
-            _("%(player)s is now %(status)s.")
-            % {"player": entry.player, "status": entry.get_status_display()},
-            "entries",
-        )
+    changed = stale_entry(request, tournament, entry)
+    if changed is not None:
+        return changed
     return perform(
         request,
         tournament,
@@ -421,14 +417,9 @@ def entry_withdraw(request: HttpRequest, pk: int, eid: int) -> HttpResponse:
     """Before the tournament runs the entry is removed; afterwards it is withdrawn."""
     tournament = get_managed(request, pk)
     entry = _entry(tournament, eid)
-    if request.POST.get("status") != entry.status:
-        return stale(
-            request,
-            tournament,
-            _("%(player)s is now %(status)s.")
-            % {"player": entry.player, "status": entry.get_status_display()},
-            "entries",
-        )
+    changed = stale_entry(request, tournament, entry)
+    if changed is not None:
+        return changed
     if tournament.state in (TournamentState.RUNNING, TournamentState.FINISHED):
         asked = console_steps.confirmation(
             request,

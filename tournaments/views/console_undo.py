@@ -22,7 +22,7 @@ from clubs.views.accounts import signed_in
 from tournaments import services
 from tournaments.models import Entry, EntryStatus, Round, RoundState, Tournament
 from tournaments.views import console_steps
-from tournaments.views.common import get_managed, perform, stale
+from tournaments.views.common import get_managed, perform, stale, stale_entry
 
 REINSTATE_WARNING = _lazy(
     "%(player)s plays again from the next round, and the matches the withdrawal "
@@ -66,14 +66,9 @@ def entry_reinstate(request: HttpRequest, pk: int, eid: int) -> HttpResponse:
     entry = _entry(tournament, eid)
     if entry is None:
         return stale(request, tournament, _("This entry no longer exists."), "entries")
-    if request.POST.get("status") != entry.status:
-        return stale(
-            request,
-            tournament,
-            _("%(player)s is now %(status)s.")
-            % {"player": entry.player, "status": entry.get_status_display()},
-            "entries",
-        )
+    changed = stale_entry(request, tournament, entry)
+    if changed is not None:
+        return changed
     asked = console_steps.confirmation(
         request,
         tournament,
