@@ -354,12 +354,44 @@ MESSAGES: dict[str, tuple[Template, ...]] = {
         _t(_("The cube goes to %(expected)s, not %(written)s.")),
         _t(_("The cube value is wrong.")),
     ),
-    "wrong_winner": (_t(_("The written winner is not the player who won the game.")),),
+    "wrong_winner": (
+        _t(_("The game is written as won by player %(written)s, but player %(expected)s won it.")),
+        _t(_("The written winner is not the player who won the game.")),
+    ),
     "wrong_points": (
         _t(_("The game is written as won with %(written)s points, but it is worth %(expected)s.")),
         _t(_("The game is written as won with %(written)s points, which it cannot score.")),
         _t(_("The points written for the game do not follow from its moves.")),
     ),
+    # Warnings of an import (engine.records.record.RecordWarning): kept, not refused.
+    "empty_name": (_t(_("Player %(player)s has no name in the file.")),),
+    "wins_column": (
+        _t(
+            _(
+                "The win is written for player %(resigner)s, who resigned: "
+                "the opponent won the game."
+            )
+        ),
+    ),
+    "resign_points": (
+        _t(_("The resignation is written as %(expected)s points, the win as %(written)s.")),
+    ),
+    "match_resigned": (
+        _t(
+            _(
+                "Player %(resigner)s resigned the match in game %(game)s: "
+                "the match goes to the opponent."
+            )
+        ),
+    ),
+    "player_name": (
+        _t(_("Player %(player)s is named “%(header)s” in the header, “%(name)s” in the games.")),
+        _t(_("A player's name differs from the header.")),
+    ),
+    "names_differ": (_t(_("The players' names change from one game to another.")),),
+    "late_header": (_t(_("A header line after the match length line was ignored.")),),
+    "ignored_text": (_t(_("Text before the match length line was ignored.")),),
+    "illegal_play_note": (_t(_("An “Illegal play” note in the file was ignored.")),),
     "double_unanswered": (_t(_("The game ends while a double awaits its answer.")),),
     "not_match_won": (_t(_("The game is said to win the match, but the match goes on.")),),
     "opening": (_t(_("A game starts with the first player's opening roll.")),),
@@ -590,6 +622,17 @@ def message_for(error: EngineError) -> str:
             return gettext("move %(number)s, %(side)s, line %(line)s: %(message)s") % values
         return gettext("move %(number)s, %(side)s: %(message)s") % values
     if has_line:
+        return gettext("line %(line)s: %(message)s") % {"line": line, "message": text}
+    return text
+
+
+def warning_message(warning: Mapping[str, Any]) -> str:
+    """The user's sentence for a kept import warning (``{"line", "code", "data"}``,
+    as ``RecordWarning.to_dict`` gives it), with its line."""
+    data = warning.get("data")
+    text, _template = _render(str(warning.get("code", "")), data if isinstance(data, dict) else {})
+    line = warning.get("line")
+    if isinstance(line, int) and not isinstance(line, bool):
         return gettext("line %(line)s: %(message)s") % {"line": line, "message": text}
     return text
 

@@ -179,6 +179,9 @@ STORAGES = {
 }
 MEDIA_ROOT = Path(env_str("MEDIA_ROOT", str(VAR_DIR / "media")))
 MEDIA_URL = "media/"
+# Uploaded archives of match files (games.models.ArchiveStorage): kept out of
+# MEDIA_ROOT, which is served, since a federation's matches are not public files.
+ARCHIVE_ROOT = Path(env_str("ARCHIVE_ROOT", str(VAR_DIR / "archives")))
 
 LOGIN_URL = "clubs:login"
 LOGIN_REDIRECT_URL = "clubs:account"

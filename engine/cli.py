@@ -15,6 +15,9 @@ and writes each resulting position the same way round, nothing swapped.
 ``replay`` reads the record syntax described in ``engine.records.replay`` (``std``),
 Azerbaijani notation (``azn``, ``engine.records.azn_replay``) or a GNU Backgammon / Jellyfish
 match file (``mat``, ``engine.records.matfile``; the default for a ``.mat`` file name).
+A match file that imports prints, besides its games and result, its ``warnings``
+(``line``, ``code``, ``data``, ``text``): what the file writes otherwise than the
+engine derives without changing who won the match (exit status 0).
 The two importers are loaded only when asked for.
 """
 

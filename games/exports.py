@@ -120,6 +120,11 @@ def mat_match(match: Match) -> matfile.MatMatch:
     line = iter(range(1, 10**9))
     score = [0, 0]
     games = _exported_games(match)
+    # A match imported as resigned by a player (Galaxy's "Losses" on its last game):
+    # written again as that player's resignation of the match.
+    resigned = bool(match.length) and any(
+        isinstance(w, dict) and w.get("code") == "match_resigned" for w in match.import_warnings
+    )
     try:
         for game in games:
             builder.start_game(
@@ -134,14 +139,23 @@ def mat_match(match: Match) -> matfile.MatMatch:
             points = game.points or 0
             score[winner] += points
             won = bool(match.length) and score[winner] >= match.length
+            if resigned and game is games[-1] and not won and game.end == GameEnd.RESIGN:
+                builder.act(matfile.MatAction(next(line), 1 - winner, matfile.RESIGN, value=points))
+                won = True
             builder.act(
                 matfile.MatAction(next(line), winner, matfile.WIN, value=points, match_won=won)
             )
         if not games:
             return matfile.MatMatch(settings, ())
-        return builder.finish(next(line))
+        record = builder.finish(next(line))
     except matfile.MatError as error:
         raise ExportError(f"match {match.pk} does not replay: {error.reason}") from error
+    # The stored games are the engine's own: anything the builder reads otherwise
+    # (a score, a game's value) means the stored record is corrupt.
+    disagreements = [w for w in record.warnings if w.code != "match_resigned"]
+    if disagreements:
+        raise ExportError(f"match {match.pk} does not replay: {disagreements[0].text}")
+    return record
 
 
 def mat_text(match: Match) -> str:

@@ -180,12 +180,24 @@ class ImportMatForm(_Players):
         queryset=Discipline.objects.order_by("name"), label=_("Discipline")
     )
     file = forms.FileField(
-        label=_("Match file (.mat)"),
-        help_text=_("A GNU Backgammon or Jellyfish match file; every play is checked."),
+        label=_("Match file (.mat, .xg)"),
+        help_text=_(
+            "A GNU Backgammon, Jellyfish or eXtreme Gammon match file; every play is checked."
+        ),
     )
 
-    def clean_file(self) -> str:
-        return read_match_file(self.cleaned_data["file"])
+    def clean_file(self) -> str | bytes:
+        """The text of a .mat file, or the bytes of an .xg file (by its name or
+        its first bytes), which the service reads."""
+        upload = self.cleaned_data["file"]
+        head = bytes(upload.read(4))
+        upload.seek(0)
+        if head == b"RGMH" or str(upload.name).casefold().endswith(".xg"):
+            check_match_file_size(upload.size)
+            data = bytes(upload.read(settings.MATCH_FILE_MAX_BYTES + 1))
+            check_match_file_size(len(data))  # a size that was not the truth
+            return data
+        return read_match_file(upload)
 
 
 # --- Result reports

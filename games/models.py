@@ -11,7 +11,10 @@ enters it, or when a match recorded side by side ends; every version is kept.
 
 from __future__ import annotations
 
+import os
+
 from django.conf import settings
+from django.core.files.storage import FileSystemStorage
 from django.core.validators import MinValueValidator
 from django.db import models
 from django.db.models import Q
@@ -103,6 +106,21 @@ class Match(TimeControl):
     )
     forfeit = models.BooleanField(_("won by forfeit"), default=False)
     lost_on_time = models.BooleanField(_("lost on time"), default=False)
+    # What an imported match file wrote otherwise than its plays give (a capped
+    # or wrong "Wins n", a score line, an empty name, a resigned match): each
+    # {"line", "code", "data"}, the sentence made when shown (base.engine_messages)
+    # so that it reads in the viewer's language.
+    import_warnings = models.JSONField(_("import warnings"), default=list, blank=True)
+    # The archive a match was imported from (games.services.archives): a higher app
+    # reads it (the ratings count such a match only if its archive was chosen to).
+    archive = models.ForeignKey(
+        "ArchiveImport",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="matches",
+        verbose_name=_("imported from archive"),
+    )
     # Why the organizer cancelled the match (kept if a result is set on it later).
     cancel_reason = models.TextField(_("reason for cancelling"), blank=True)
     cancelled_at = models.DateTimeField(null=True, blank=True, verbose_name=_("cancelled at"))
@@ -439,3 +457,195 @@ class UndoRequest(models.Model):
 
     def __str__(self) -> str:
         return f"undo {self.turn}"
+
+
+# --- Whole archives of match files (games.services.archives): a zip uploaded by a
+# federation's or club's admin, scanned for its players' names, reviewed, imported.
+
+
+class ArchiveState(models.TextChoices):
+    UPLOADED = "uploaded", _("uploaded")
+    SCANNED = "scanned", _("names read")
+    REVIEWING = "reviewing", _("names being reviewed")
+    IMPORTING = "importing", _("importing")
+    DONE = "done", _("done")
+    FAILED = "failed", _("failed")
+
+
+class ArchiveStorage(FileSystemStorage):
+    """Archives are kept out of MEDIA_ROOT, which the development server serves: a
+    federation's matches are not public files.  The folder is the ``ARCHIVE_ROOT``
+    setting (from the environment), read at each use (not once at start-up), so a
+    setting changed later (a test's) is the one followed."""
+
+    @property  # type: ignore[override]
+    def base_location(self) -> str:
+        return str(settings.ARCHIVE_ROOT)
+
+    @property  # type: ignore[override]
+    def location(self) -> str:
+        return os.path.abspath(self.base_location)
+
+
+def archive_storage() -> FileSystemStorage:
+    return ArchiveStorage()
+
+
+class ArchiveImport(models.Model):
+    """A zip of match files and how far its import went; the counts are updated
+    with each file (in that file's transaction) so a page can show the progress."""
+
+    federation = models.ForeignKey(
+        Federation,
+        on_delete=models.PROTECT,
+        related_name="archive_imports",
+        verbose_name=_("federation"),
+    )
+    club = models.ForeignKey(
+        "clubs.Club",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="archive_imports",
+        verbose_name=_("club"),
+    )
+    discipline = models.ForeignKey(
+        Discipline, on_delete=models.PROTECT, related_name="+", verbose_name=_("discipline")
+    )
+    uploaded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+        verbose_name=_("uploaded by"),
+    )
+    file = models.FileField(_("archive"), upload_to="%Y/%m/", storage=archive_storage)
+    original_name = models.CharField(_("file name"), max_length=255, blank=True)
+    state = models.CharField(
+        _("state"), max_length=10, choices=ArchiveState.choices, default=ArchiveState.UPLOADED
+    )
+    # Why the job failed (FAILED): a code, the sentence made when shown.
+    failure = models.CharField(_("failure"), max_length=40, blank=True)
+    files_total = models.PositiveIntegerField(_("files"), default=0)
+    files_scanned = models.PositiveIntegerField(_("files read"), default=0)
+    files_done = models.PositiveIntegerField(_("files done"), default=0)
+    imported = models.PositiveIntegerField(_("imported"), default=0)
+    warnings = models.PositiveIntegerField(_("imported with warnings"), default=0)
+    refused = models.PositiveIntegerField(_("refused"), default=0)
+    duplicate = models.PositiveIntegerField(_("already imported"), default=0)
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
+    finished_at = models.DateTimeField(null=True, blank=True, verbose_name=_("finished at"))
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = _("match archive")
+        verbose_name_plural = _("match archives")
+
+    def __str__(self) -> str:
+        return self.original_name or f"archive {self.pk}"
+
+
+class ArchiveFileState(models.TextChoices):
+    PENDING = "pending", _("pending")
+    IMPORTED = "imported", _("imported")
+    WARNINGS = "warnings", _("imported with warnings")
+    REFUSED = "refused", _("refused")
+    DUPLICATE = "duplicate", _("already imported")
+
+
+class ArchiveFile(models.Model):
+    """One member of an archive and what became of it.  The content hash is unique
+    among the federation's imported files (a constraint, so two jobs at once cannot
+    both import a match): a match file is imported once."""
+
+    archive = models.ForeignKey(
+        ArchiveImport, on_delete=models.CASCADE, related_name="files", verbose_name=_("archive")
+    )
+    # The archive's federation again, for the constraint below.
+    federation = models.ForeignKey(
+        Federation, on_delete=models.CASCADE, related_name="+", verbose_name=_("federation")
+    )
+    index = models.PositiveIntegerField(_("position in the archive"))
+    name = models.CharField(_("file name"), max_length=500)
+    size = models.PositiveIntegerField(_("size"), default=0)
+    sha256 = models.CharField(_("content hash"), max_length=64, blank=True)
+    scanned = models.BooleanField(_("read"), default=False)
+    names = models.JSONField(_("players as written"), default=list, blank=True)
+    state = models.CharField(
+        _("state"),
+        max_length=10,
+        choices=ArchiveFileState.choices,
+        default=ArchiveFileState.PENDING,
+    )
+    match = models.ForeignKey(
+        Match,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("match"),
+    )
+    # A refusal: where (line, or game and turn in the data) and why, as a code and
+    # its data; the sentence is made when shown (games.services.archives).
+    refusal_line = models.PositiveIntegerField(_("line"), null=True, blank=True)
+    refusal_code = models.CharField(_("reason"), max_length=60, blank=True)
+    refusal_data = models.JSONField(_("data of the reason"), default=dict, blank=True)
+    warning_count = models.PositiveIntegerField(_("warnings"), default=0)
+
+    class Meta:
+        ordering = ["archive", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["archive", "index"], name="archive_file_index_once"),
+            models.UniqueConstraint(
+                fields=["federation", "sha256"],
+                condition=Q(state__in=["imported", "warnings"]),
+                name="archive_match_imported_once",
+            ),
+        ]
+        indexes = [models.Index(fields=["federation", "sha256"])]
+        verbose_name = _("archive file")
+        verbose_name_plural = _("archive files")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class ArchiveName(models.Model):
+    """A player's name as the archive's files write it, and who it is: proposed
+    from the federation's players across scripts, decided by the admin."""
+
+    class Decision(models.TextChoices):
+        UNDECIDED = "", _("to decide")
+        PLAYER = "player", _("an existing player")
+        NEW = "new", _("a new player")
+        SKIP = "skip", _("do not import their matches")
+
+    archive = models.ForeignKey(
+        ArchiveImport, on_delete=models.CASCADE, related_name="names", verbose_name=_("archive")
+    )
+    name = models.CharField(_("name as written"), max_length=200, blank=True)
+    files = models.PositiveIntegerField(_("files"), default=0)
+    # The federation's players whose name reads alike (either script, any order).
+    candidates = models.JSONField(_("players of that name"), default=list, blank=True)
+    decision = models.CharField(
+        _("decision"), max_length=10, choices=Decision.choices, blank=True, default=""
+    )
+    player = models.ForeignKey(
+        Player,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("player"),
+    )
+
+    class Meta:
+        ordering = ["archive", "name"]
+        constraints = [
+            models.UniqueConstraint(fields=["archive", "name"], name="archive_name_once")
+        ]
+        verbose_name = _("name in an archive")
+        verbose_name_plural = _("names in an archive")
+
+    def __str__(self) -> str:
+        return self.name

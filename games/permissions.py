@@ -13,8 +13,15 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
-from clubs.models import Federation, Role
-from clubs.permissions import can, is_federation_admin, manages_player, register, scope_ids
+from clubs.models import Club, Federation, Role
+from clubs.permissions import (
+    can,
+    is_club_admin,
+    is_federation_admin,
+    manages_player,
+    register,
+    scope_ids,
+)
 from games.models import Match
 
 
@@ -30,6 +37,15 @@ def _match_create(user: Any, match: Match) -> bool:
         or is_federation_admin(user, match.federation)
         or (manages_player(user, match.player1) and manages_player(user, match.player2))
     )
+
+
+@register("matches.import_archive")
+def _matches_import_archive(user: Any, scope: Federation | Club) -> bool:
+    """Who brings in a whole archive of match files: the federation's admins, or a
+    club's (then the new players it names join the club)."""
+    if isinstance(scope, Club):
+        return is_club_admin(user, scope) or is_federation_admin(user, scope.federation)
+    return is_federation_admin(user, scope)
 
 
 @register("match.arbitrate")

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games.views import board, matches, reports
+from games.views import archives, board, matches, reports
 
 app_name = "games"
 
@@ -30,4 +30,8 @@ urlpatterns = [
     path("reports/<int:pk>/dispute/", reports.dispute, name="report_dispute"),
     path("reports/<int:pk>/decide/", reports.decide, name="report_decide"),
     path("staff/disputes/", reports.disputes, name="disputes"),
+    # Whole archives of match files (games.views.archives).
+    path("archives/", archives.archive_list, name="archives"),
+    path("archives/<int:pk>/", archives.archive_detail, name="archive"),
+    path("archives/<int:pk>/progress.json", archives.archive_progress, name="archive_progress"),
 ]

@@ -11,8 +11,10 @@ class RatingsConfig(AppConfig):
     def ready(self) -> None:
         from clubs import merging
         from clubs.events import names_changed, player_merged
+        from games import archive_extras
         from games.events import result_confirmed, result_withdrawn
         from ratings import (
+            archives,
             permissions,  # noqa: F401  (registers the rating rules)
             receivers,
             services,
@@ -23,3 +25,4 @@ class RatingsConfig(AppConfig):
         player_merged.subscribe(receivers.on_player_merged)
         names_changed.subscribe(receivers.on_names_changed)
         merging.extend(services.fold_merged_player)
+        archive_extras.extend(archives.archive_block)

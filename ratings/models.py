@@ -8,11 +8,12 @@ match: the state just before it is read back from the rows.
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import FederationDiscipline, Player
-from games.models import Match
+from games.models import ArchiveImport, Match
 
 
 class RatingPool(models.Model):
@@ -196,3 +197,37 @@ class RatingListEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.rank}. {self.player} {self.rating:.2f}"
+
+
+class RatedArchive(models.Model):
+    """An archive of match files whose matches count for a pool (ratings.archives).
+
+    An imported archive's matches count for no pool until a federation's admin
+    chooses one (``rated_matches`` reads this); they are dated by their files.
+    Chosen once: another pool is refused.
+    """
+
+    archive = models.OneToOneField(
+        ArchiveImport,
+        on_delete=models.CASCADE,
+        related_name="rated",
+        verbose_name=_("match archive"),
+    )
+    pool = models.ForeignKey(
+        RatingPool, on_delete=models.CASCADE, related_name="archives", verbose_name=_("pool")
+    )
+    chosen_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+        verbose_name=_("chosen by"),
+    )
+    chosen_at = models.DateTimeField(_("chosen at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("rated archive")
+        verbose_name_plural = _("rated archives")
+
+    def __str__(self) -> str:
+        return f"{self.archive} → {self.pool}"

@@ -21,3 +21,9 @@ def _rating_list_publish(user: Any, pool: RatingPool) -> bool:
 def _rating_pool_recompute(user: Any, pool: RatingPool) -> bool:
     """A federation's admins may have its pools recomputed from scratch."""
     return is_federation_admin(user, pool.rated_discipline.federation)
+
+
+@register("rating_pool.rate_archive")
+def _rating_pool_rate_archive(user: Any, pool: RatingPool) -> bool:
+    """A federation's admins choose which imported archives count for its pools."""
+    return is_federation_admin(user, pool.rated_discipline.federation)

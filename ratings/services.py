@@ -4,8 +4,10 @@ Rated: confirmed matches of the pool's discipline between two players of the
 pool's federation, of length 1 or more (a money session has length 0), not
 won by forfeit, and public: a result ``games.visibility`` withholds (a silent
 round's, until the organizer publishes the round) waits, and the tournaments
-app asks for the pools to catch up when it releases it.  Byes never exist as
-matches.  ``rated_matches`` is that filter, the only one.
+app asks for the pools to catch up when it releases it.  A match imported with
+an archive counts only once a federation's admin chose the pool for that
+archive (``RatedArchive``, ratings.archives).  Byes never exist as matches.
+``rated_matches`` is that filter, the only one.
 
 Every computation locks the pool row first (``select_for_update``), so two
 jobs on one pool run one after the other, and each is idempotent:
@@ -59,7 +61,14 @@ from ratings.core import (
     recompute_from,
 )
 from ratings.core.periods import day_period
-from ratings.models import PlayerRating, RatingChange, RatingList, RatingListEntry, RatingPool
+from ratings.models import (
+    PlayerRating,
+    RatedArchive,
+    RatingChange,
+    RatingList,
+    RatingListEntry,
+    RatingPool,
+)
 
 
 @dataclass(frozen=True)
@@ -102,6 +111,7 @@ def rated_matches(pool: RatingPool) -> QuerySet[Match]:
     """The matches this pool rates (see the module docstring)."""
     rated = pool.rated_discipline
     return Match.objects.filter(
+        counted_archives_q(pool),
         discipline_id=rated.discipline_id,
         result_status=ResultStatus.CONFIRMED,
         player1__federation_id=rated.federation_id,
@@ -111,6 +121,12 @@ def rated_matches(pool: RatingPool) -> QuerySet[Match]:
         winner__in=(1, 2),
         finished_at__isnull=False,
     ).exclude(visibility.withheld_q())  # not public yet (a silent round): rated once released
+
+
+def counted_archives_q(pool: RatingPool) -> Q:
+    """Matches not imported with an archive, or with one chosen for ``pool``."""
+    chosen = RatedArchive.objects.filter(pool_id=pool.pk).values("archive_id")
+    return Q(archive__isnull=True) | Q(archive_id__in=chosen)
 
 
 def _lock(pool: RatingPool | int) -> RatingPool:
@@ -420,6 +436,7 @@ def _key_if_once_rated(pool: RatingPool, match_id: int) -> Key | None:
             length__gt=0,
             finished_at__isnull=False,
         )
+        .filter(counted_archives_q(pool))  # an unchosen archive's match never was rated
         .values_list("finished_at", "id")
         .first()
     )

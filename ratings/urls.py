@@ -39,4 +39,5 @@ urlpatterns = [
     path("players/<int:pk>/ratings/<int:pool_id>/", public.history, name="history"),
     # Staff
     path(POOL + "publish/", staff.publish, name="publish"),
+    path("archives/<int:pk>/rate/", staff.rate_archive, name="rate_archive"),
 ]

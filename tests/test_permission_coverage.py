@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from clubs import permissions
 from tests.clubs import test_permissions as clubs_matrix
+from tests.games import test_archive_import as archives_matrix
 from tests.games import test_permissions as games_matrix
 from tests.games import test_side_permissions as side_matrix
 from tests.ratings import test_permissions as ratings_matrix
@@ -15,6 +16,7 @@ def test_every_registered_action_is_in_a_role_matrix() -> None:
         {action for action, _target in clubs_matrix.MATRIX}
         | set(games_matrix.MATRIX)
         | side_matrix.COVERED
+        | archives_matrix.COVERED
         | ratings_matrix.COVERED
         | tournaments_matrix.COVERED
     )

@@ -2,9 +2,13 @@
 action of every game and builds the ``MatchRecord`` (``engine.records.record``)
 that the file formats read into (``.mat``, ``.sgf``).
 
-Every checker play must be legal, every cube action allowed, and every stated
-score and win must agree with the games as replayed; the first discrepancy
-raises ``RecordError`` with its 1-based ``line``.  Each action goes through
+Lenient where the record is redundant, strict where it matters: every checker
+play must be legal and every cube action allowed, and the first that is not
+raises ``RecordError`` with its 1-based ``line``; so does a record that names
+another match winner than its games give.  A written score, game value or
+game winner that disagrees with the games as replayed, where it does not
+change who won the match, is a ``RecordWarning`` (code and data) and the
+engine's own values are kept.  Each action goes through
 ``engine.rules.actions.apply``.  The decisions where records are loose (a
 written play's matching, a roll before resigning, the points of a win, a
 capped win, the Crawford game) are those of ``engine.records.matfile``'s
@@ -15,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from engine import movegen
 from engine.errors import EngineError
@@ -193,6 +198,10 @@ class MatchBuilder:
         self.score = [0, 0]
         self.crawford_played = False
         self.current: _Game | None = None
+        self.resigned: int | None = None  # the side that resigned the whole match
+
+    def warn(self, line: int, code: str, text: str, **data: Any) -> None:
+        self.warnings.append(RecordWarning(line, code, f"line {line}: {text}", data))
 
     # -- games
 
@@ -209,7 +218,7 @@ class MatchBuilder:
         written at ``score_line``) and ``crawford`` are checked when given."""
         self._close(line)
         length = self.settings.length
-        if length and max(self.score) >= length:
+        if length and (max(self.score) >= length or self.resigned is not None):
             raise RecordError(
                 "match_over",
                 f"the match is already over ({self.score[0]}-{self.score[1]} to {length})",
@@ -221,11 +230,12 @@ class MatchBuilder:
                 "game_number", f"game {number} where game {expected} was expected", line
             )
         if score is not None and tuple(score) != tuple(self.score):
-            raise RecordError(
+            # The games are the record; a score line only repeats them.
+            self.warn(
+                score_line if score_line is not None else line,
                 "score_mismatch",
                 f"the score is written {score[0]}-{score[1]}, "
                 f"the games so far give {self.score[0]}-{self.score[1]}",
-                score_line if score_line is not None else line,
                 written=list(score),
                 expected=list(self.score),
             )
@@ -253,7 +263,9 @@ class MatchBuilder:
         self._close(line)
         if not self.games:
             raise RecordError("no_games", "the record holds no game", line)
-        return MatchRecord(self.settings, tuple(self.games), tuple(self.warnings))
+        return MatchRecord(
+            self.settings, tuple(self.games), tuple(self.warnings), resigned=self.resigned
+        )
 
     def _close(self, line: int) -> None:
         game = self.current
@@ -399,70 +411,120 @@ class MatchBuilder:
         game.roll_before_resign = None
 
     def _win(self, game: _Game, a: RecordAction) -> None:
+        """``Wins n``: the game's end.  Who won is the engine's (the bear-off, the
+        dropped double) or the resignation's (the opponent of the side that wrote
+        ``Losses``); the value is the engine's, or for a resignation the level that
+        ``n`` means.  A written value or winner that disagrees is a warning; a
+        ``Wins ... and the match`` that names another match winner is refused."""
         state = game.state
         if a.value is None:
             raise RecordError("bad_action", "Wins needs the points won", a.line)
-        winner, stated = a.side, a.value
-        needed = self.settings.length - self.score[winner] if self.settings.length else 0
+        stated = a.value
+        length = self.settings.length
         capped = False
         if state.finished:
             result = state.result
             assert result is not None
-            if result.winner != winner:
-                raise RecordError(
-                    "wrong_winner",
-                    f"{self._name(winner)} claims the game, "
-                    f"but {self._name(result.winner)} won it ({_how(result)})",
-                    a.line,
-                )
-            if stated != result.points:
-                if not (self.settings.length and stated < result.points and stated == needed):
-                    raise RecordError(
-                        "wrong_points",
-                        f"Wins {stated}, but the game is worth {result.points} "
-                        f"({_how(result)}, cube {result.cube})",
-                        a.line,
-                        written=stated,
-                        expected=result.points,
-                    )
-                capped = True
-        else:
-            loser = other(winner)
-            if game.resigner is not None:
-                side, value, line = game.resigner
-                if side != loser:
+            winner = result.winner
+            if a.side != winner:
+                if a.match_won:  # the match winner is what must not be in doubt
                     raise RecordError(
                         "wrong_winner",
-                        f"{self._name(side)} resigned (line {line}) but also wins",
+                        f"{self._name(a.side)} claims the game and the match, "
+                        f"but {self._name(winner)} won it ({_how(result)})",
                         a.line,
+                        written=a.side + 1,
+                        expected=winner + 1,
+                    )
+                self.warn(
+                    a.line,
+                    "wrong_winner",
+                    f"{self._name(a.side)} is written as the winner, "
+                    f"but {self._name(winner)} won the game ({_how(result)})",
+                    written=a.side + 1,
+                    expected=winner + 1,
+                )
+            needed = length - self.score[winner] if length else 0
+            if stated != result.points:
+                # Galaxy caps the last game's value (at the points needed or at
+                # the match length): below the value, at least what was needed.
+                capped = bool(length) and needed <= stated < result.points
+                if not capped:
+                    self._wrong_points(a.line, stated, result.points, _how(result))
+        else:
+            if game.resigner is not None:
+                resigner, value, line = game.resigner
+                winner = other(resigner)
+                if a.side != winner:
+                    # Galaxy writes the Wins of a match resigned in any column: the
+                    # side that wrote Losses is the certain part.
+                    self.warn(
+                        a.line,
+                        "wins_column",
+                        f"Wins is written for {self._name(a.side)}, who resigned "
+                        f"(line {line}); {self._name(winner)} wins",
+                        resigner=resigner + 1,
+                        resign_line=line,
                     )
                 if value is not None and value != stated:
-                    raise RecordError(
-                        "wrong_points",
-                        f"Wins {stated}, but the resignation on line {line} gives {value}",
+                    self.warn(
                         a.line,
+                        "resign_points",
+                        f"Wins {stated}, but the resignation on line {line} gives {value}",
+                        written=stated,
+                        expected=value,
                     )
+            else:
+                winner = a.side
             if state.phase is g.Phase.TAKE:
                 raise RecordError(
                     "double_unanswered", "the game ends while a double awaits its answer", a.line
                 )
-            level, capped = self._level(state, stated, needed, a.line)
-            state = apply(apply(state, Resign(level, side=loser)), AcceptResignation())
+            needed = length - self.score[winner] if length else 0
+            level, capped = self._level(state, stated, needed, a.line, a.match_won)
+            state = apply(apply(state, Resign(level, side=other(winner))), AcceptResignation())
             game.state = state
         result = game.state.result
         assert result is not None
-        if a.match_won and not (
-            self.settings.length and self.score[winner] + result.points >= self.settings.length
-        ):
-            raise RecordError(
-                "not_match_won", "the game is said to win the match, but the match goes on", a.line
+        if a.match_won and not (length and self.score[winner] + result.points >= length):
+            if game.resigner is None or result.end != g.END_RESIGN:
+                raise RecordError(
+                    "not_match_won",
+                    "the game is said to win the match, but the match goes on",
+                    a.line,
+                )
+            # A player who leaves or resigns the whole match (Galaxy): the match
+            # goes to the opponent, the game keeps the resignation's points.
+            self.resigned = other(winner)
+            self.warn(
+                a.line,
+                "match_resigned",
+                f"{self._name(other(winner))} resigned the match",
+                resigner=other(winner) + 1,
+                game=game.number,
             )
         game.roll_before_resign = None
         game.stated = stated
         game.capped = capped
 
-    def _level(self, state: g.GameState, stated: int, needed: int, line: int) -> tuple[str, bool]:
-        """The resignation level that ``Wins stated`` means, and whether it was capped."""
+    def _wrong_points(self, line: int, stated: int, points: int, how: str) -> None:
+        self.warn(
+            line,
+            "wrong_points",
+            f"Wins {stated}, but the game is worth {points} ({how})",
+            written=stated,
+            expected=points,
+        )
+
+    def _level(
+        self, state: g.GameState, stated: int, needed: int, line: int, match_won: bool
+    ) -> tuple[str, bool]:
+        """The resignation level that ``Wins stated`` means, and whether it was capped.
+
+        A value no level gives is a warning, and the level is then the lowest
+        that reaches the points needed when the Wins says it wins the match (the
+        highest where none does: the match was resigned), otherwise the highest
+        whose points do not exceed ``stated`` (a single game where none)."""
         preset = self.rules.preset
         levels: dict[int, str] = {}
         for name in preset.result_names():
@@ -475,17 +537,25 @@ class MatchBuilder:
             return levels[stated // cube], False
         if jacoby and stated == cube:
             return levels[1], False
-        if self.settings.length and stated == needed:
-            for multiplier in sorted(levels):
-                if cube * multiplier >= stated:
-                    return levels[multiplier], True
-        raise RecordError(
+        multipliers = sorted(levels)
+        reaching = [m for m in multipliers if cube * m >= needed]
+        if self.settings.length and stated == needed and reaching:
+            return levels[reaching[0]], True
+        if self.settings.length and match_won:
+            chosen = reaching[0] if reaching else multipliers[-1]
+        else:
+            below = [m for m in multipliers if cube * m <= stated]
+            chosen = below[-1] if below else multipliers[0]
+        self.warn(
+            line,
             "wrong_points",
             f"a resignation with the cube at {cube} cannot win {stated} "
-            f"(it wins {', '.join(str(cube * m) for m in sorted(levels))})",
-            line,
+            f"(it wins {', '.join(str(cube * m) for m in multipliers)}); "
+            f"read as {levels[chosen]}, {cube * chosen}",
             written=stated,
+            expected=cube * chosen,
         )
+        return levels[chosen], False
 
     def _on_turn(self, state: g.GameState, a: RecordAction) -> None:
         if state.phase is g.Phase.OPENING:

@@ -3,10 +3,14 @@ Backgammon Galaxy, Backgammon Studio, DailyGammon): import, check, export.
 
 The format is described in ``shared/formats/MAT.md``.  Import reads the text
 line by line and replays every game on the engine (``engine.rules.game``): every
-checker play must be legal, every cube action allowed, and every stated
-score and ``Wins n`` must agree with the games as replayed.  The first
-discrepancy raises ``MatError`` with its 1-based ``line``; tolerated oddities
-(``Illegal play (...)`` junk, names that change) become ``MatWarning``s.
+checker play must be legal and every cube action allowed, or ``MatError`` is
+raised with its 1-based ``line``; so is a ``Wins ... and the match`` that
+names another match winner than the games give.  What the file only repeats
+(score lines, ``Wins n``, the winner's column) is checked too, but where it
+disagrees without changing who won the match it is a ``MatWarning`` (code,
+line, data) kept with the match, and the engine's values are the ones kept;
+tolerated oddities (``Illegal play (...)`` junk, names that change, an empty
+name) are warnings as well.
 The match is read into the format-neutral record (``engine.records.record``)
 and replayed by ``engine.records.match_builder.MatchBuilder``, which checks
 GNU Backgammon ``.sgf`` records (``engine.records.sgf``) the same way.
@@ -32,15 +36,32 @@ tests/engine/test_matfile.py):
 - A roll with no move (or ``????``) right before a resignation is a roll
   before resigning; elsewhere a roll with no move must have no legal play.
 - Every game ends with a ``Wins n`` line.  After a bear-off or a dropped
-  double ``n`` must be the points the engine scores; otherwise the game
-  ended by resignation of the other player (whether or not a ``Losses``,
-  ``Resigns``, ``Forfeits`` or ``Lost on time`` is written) and ``n / cube``
-  gives its level (1 single, 2 mars, 3 koks).
-- Galaxy caps ``Wins n`` at the points the winner still needs in a match's
-  last game (not always: in the corpus only marses are capped).  Any record
-  is accepted where the winner's ``n`` equals exactly what it needed and is
-  less than the game's value (``MatGame.capped``); for a resignation the
-  level is then the lowest that reaches ``n``, as GNU Backgammon reads it.
+  double the game's value is the engine's: another ``n`` is a ``wrong_points``
+  warning and a ``Wins`` in the loser's column a ``wrong_winner`` warning,
+  unless it says ``and the match`` (then refused: it names the match winner).
+  Otherwise the game ended by resignation of the other player (whether or not
+  a ``Losses``, ``Resigns``, ``Forfeits`` or ``Lost on time`` is written) and
+  ``n / cube`` gives its level (1 single, 2 mars, 3 koks); an ``n`` no level
+  gives is a ``wrong_points`` warning and the level is then the lowest that
+  reaches the points needed when the line says ``and the match`` (the
+  highest where none does), otherwise the highest not above ``n``.
+- After ``Losses`` (or another resignation word) the resigner is certain:
+  the ``Wins`` that follows goes to the opponent whatever its column (Galaxy
+  writes it in either, or far to the right: ``wins_column`` warning), and a
+  ``Losses n`` other than the ``Wins n`` is a ``resign_points`` warning.  When
+  that ``Wins`` says ``and the match`` but the resignation's points do not
+  reach the match length, the player resigned the whole match (Galaxy's
+  player who leaves): the match goes to the opponent (``MatchRecord.resigned``,
+  ``match_resigned`` warning), the game keeps the resignation's points.
+- Galaxy caps ``Wins n`` in a match's last game (at the points the winner
+  still needed, or at the match length): a bear-off or drop written with an
+  ``n`` below the game's value but at least what the winner needed is read as
+  capped (``MatGame.capped``), without a warning; for a resignation an ``n``
+  equal to what was needed means the lowest level that reaches it, as GNU
+  Backgammon reads it.
+- A score line that disagrees with the games is a ``score_mismatch``
+  warning; a player's name may be empty (Galaxy's deleted account,
+  ``alice : 0        : 0``): an ``empty_name`` warning.
 - Galaxy's "16 point match" money sessions are read as 16-point matches, as
   GNU Backgammon reads them (a mars would score 2 x cube; none of the three
   in the corpus ends in one, so the "mars scores 1" rule cannot be seen).
@@ -201,6 +222,15 @@ def _score_line(line: str) -> tuple[str, str, str, str] | None:
             # The lookahead saw a non-space: the second name is not empty.
             return head[:at].strip(), middle[1], head[middle.end() :].strip(), last[1]
         at = head.find(":", at + 1)
+    # Only then an empty name (Galaxy's player whose account no longer exists):
+    # the first, `` : 0        bob : 0``, or the second, ``alice : 0        : 0``.
+    middle = _SCORE_MIDDLE.match(head, name_at + 1) if head[name_at : name_at + 1] == ":" else None
+    if middle is not None:
+        return "", middle[1], head[middle.end() :].strip(), last[1]
+    at = head.rfind(":")
+    alone = _SCORE_TAIL.fullmatch(head[at + 1 :].rstrip()) if at >= 0 else None
+    if alone is not None:
+        return head[:at].strip(), alone[1], "", last[1]
     return None
 
 
@@ -262,7 +292,9 @@ class _MatReader:
         header = _header(line)
         if header is not None:
             if self.builder is not None:
-                self.warnings.append(RecordWarning(n, "late_header", line.strip()))
+                self.warnings.append(
+                    RecordWarning(n, "late_header", line.strip(), {"key": header[0]})
+                )
                 return
             key, value = header
             self.headers.append((key, value))
@@ -279,7 +311,7 @@ class _MatReader:
         if self.builder is None:
             if _GAME.fullmatch(line) or _TURN.match(line):
                 raise RecordError("no_match_line", "a game before the match length line", n)
-            self.warnings.append(RecordWarning(n, "ignored_text", line.strip()))
+            self.warnings.append(RecordWarning(n, "ignored_text", line.strip(), {}))
             return
         game = _GAME.fullmatch(line)
         if game is not None:
@@ -347,16 +379,32 @@ class _MatReader:
             self.names = names
             for side, name in enumerate(names):
                 written = builder.settings.players[side]
-                if written and written != name:
+                if not name:
+                    # Galaxy's player whose account no longer exists: the match
+                    # still imports (the importer names its players anyway).
                     self.warnings.append(
                         RecordWarning(
-                            n, "player_name", f"player {side + 1} is {written!r} in the header"
+                            n, "empty_name", f"player {side + 1} has no name", {"player": side + 1}
+                        )
+                    )
+                elif written and written != name:
+                    self.warnings.append(
+                        RecordWarning(
+                            n,
+                            "player_name",
+                            f"player {side + 1} is {written!r} in the header",
+                            {"player": side + 1, "name": name, "header": written},
                         )
                     )
             builder.settings = replace(builder.settings, players=names)
         elif names != self.names:
             self.warnings.append(
-                RecordWarning(n, "player_name", f"names {names} differ from game 1's {self.names}")
+                RecordWarning(
+                    n,
+                    "names_differ",
+                    f"names {names} differ from game 1's {self.names}",
+                    {"names": list(names), "first": list(self.names)},
+                )
             )
         line, number = self.game_line
         self.game_line = None
@@ -371,10 +419,18 @@ class _MatReader:
             raise RecordError("bad_action", f"unrecognised action {lead.strip()!r}", n)
         if len(starts) > 2:
             raise RecordError("too_many_actions", "more than two actions on one line", n)
-        for i, at in enumerate(starts):
-            text = rest[at : starts[i + 1] if i + 1 < len(starts) else len(rest)].strip()
+        texts = [
+            rest[at : starts[i + 1] if i + 1 < len(starts) else len(rest)].strip()
+            for i, at in enumerate(starts)
+        ]
+        # Galaxy may write the Wins after a right-column Losses further right on the
+        # same line: after a resignation the Wins's column is not read (match_builder).
+        resigned_then_wins = (
+            len(texts) == 2 and _LOSSES.fullmatch(texts[0]) and _WINS.fullmatch(texts[1])
+        )
+        for i, (at, text) in enumerate(zip(starts, texts, strict=True)):
             right = i == 1 or start + at >= _RIGHT_COLUMN
-            if i == 0 and len(starts) == 2 and right:
+            if i == 0 and len(starts) == 2 and right and not resigned_then_wins:
                 raise RecordError("bad_columns", "two actions but the left column is blank", n)
             action = self._action(n, 1 if right else 0, text)
             if action is not None:
@@ -415,7 +471,7 @@ class _MatReader:
             value = _number(losses["v"], "points", n) if losses["v"] else None
             return RecordAction(n, side, RESIGN, value=value)
         if word == "illegal":
-            self.warnings.append(RecordWarning(n, "illegal_play_note", text))
+            self.warnings.append(RecordWarning(n, "illegal_play_note", text, {"note": text}))
             return None
         raise RecordError("bad_action", f"unrecognised action {text!r}", n)
 
@@ -473,6 +529,12 @@ def export_mat(match: MatchRecord) -> str:
         result = game.result
         score[result.winner] += result.points
         won = match.length and score[result.winner] >= match.length
+        if match.resigned is not None and game is match.games[-1]:
+            # The whole match resigned: Galaxy's Losses in the resigner's column.
+            won = True
+            if match.resigned == 0 or not rows or rows[-1][1]:
+                rows.append(["", ""])
+            rows[-1][match.resigned] = f" Losses {_points(result.points)}"
         wins = f" Wins {_points(result.points)}{' and the match' if won else ''}"
         # As GNU Backgammon: the right player's Wins goes in a free right cell
         # of the last turn line (its importer misreads it on a line of its own

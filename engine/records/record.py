@@ -11,7 +11,7 @@ in the mover's own numbering.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Final
 
 from engine.errors import EngineError
@@ -42,9 +42,18 @@ class RecordError(EngineError):
 
 @dataclass(frozen=True, slots=True)
 class RecordWarning:
+    """Something the record writes that the engine reads otherwise, where it does
+    not change who won the match: kept with the import, never a refusal.  ``code``
+    and ``data`` make the user's sentence (base.engine_messages); ``text`` is plain
+    English for the command line."""
+
     line: int
     code: str
     text: str
+    data: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"line": self.line, "code": self.code, "text": self.text, "data": dict(self.data)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +117,9 @@ class MatchRecord:
     settings: MatchSettings
     games: tuple[RecordedGame, ...]
     warnings: tuple[RecordWarning, ...] = ()
+    # The side that resigned the whole match (Galaxy's ``Losses n`` on a last game
+    # whose points do not reach the match length): the other side won the match.
+    resigned: int | None = None
 
     @property
     def length(self) -> int:
@@ -129,6 +141,8 @@ class MatchRecord:
         """Side 0 or 1 once a player reached the match length (None in money play)."""
         if not self.length:
             return None
+        if self.resigned is not None:
+            return 1 - self.resigned
         for side, points in enumerate(self.score):
             if points >= self.length:
                 return side
@@ -136,11 +150,14 @@ class MatchRecord:
 
     @property
     def final_score(self) -> tuple[int, int]:
-        """The score with the winner capped at the match length."""
+        """The score with the winner capped at the match length (and given it,
+        when the other side resigned the match)."""
         if not self.length:
             return self.score
-        first, second = self.score
-        return min(first, self.length), min(second, self.length)
+        final = [min(points, self.length) for points in self.score]
+        if self.resigned is not None:
+            final[1 - self.resigned] = self.length
+        return final[0], final[1]
 
     def fingerprint(self) -> tuple[object, ...]:
         """What "the same match" means across formats and round trips: length,
@@ -149,6 +166,7 @@ class MatchRecord:
         value) and result.  Line numbers, headers and stated points are left out."""
         return (
             self.length,
+            self.resigned,
             self.players,
             self.settings.variant.name,
             self.settings.crawford_rule,
@@ -194,6 +212,7 @@ class MatchRecord:
                 for game in self.games
             ],
             "winner": None if winner is None else winner + 1,
+            "resigned": None if self.resigned is None else self.resigned + 1,
             "final_score": list(self.final_score),
-            "warnings": [{"line": w.line, "code": w.code, "text": w.text} for w in self.warnings],
+            "warnings": [w.to_dict() for w in self.warnings],
         }

@@ -10,12 +10,21 @@
     results         result reports, confirmation, disputes, overrides, the
                     reports that become official when nobody answered
     matfiles        importing a ``.mat`` match file
+    archives        importing a whole zip of match files (scan, review, import)
+    xgfiles         importing an eXtreme Gammon ``.xg`` match file
     sides           who a user is in a match (shared by the modules above)
 
 Callers use the names gathered here (``services.record_turn(...)``).  A change
 locks the match row first, then the rows it writes, through base.locking.
 """
 
+from games.services.archives import (
+    import_archive,
+    review_names,
+    scan_archive,
+    start_import,
+    upload_archive,
+)
 from games.services.bulk_recording import Stored, record_games
 from games.services.clock_readings import clocks_now
 from games.services.matches import cancel_match, create_match, set_scorer_mode
@@ -42,6 +51,7 @@ from games.services.results import (
     take_back_override,
 )
 from games.services.undo import agree_undo, arbiter_undo, request_undo
+from games.services.xgfiles import import_xg
 
 __all__ = [
     "Recorded",
@@ -62,13 +72,19 @@ __all__ = [
     "dispute_report",
     "end_session",
     "enters_officially",
+    "import_archive",
     "import_mat",
+    "import_xg",
     "override_result",
     "record_games",
     "record_timeout",
     "record_turn",
     "request_undo",
+    "review_names",
+    "scan_archive",
     "set_scorer_mode",
+    "start_import",
     "submit_report",
     "take_back_override",
+    "upload_archive",
 ]

@@ -1,21 +1,43 @@
-"""Importing a ``.mat`` match file: it becomes a recorded match, turn by turn."""
+"""Importing a match file: it becomes a recorded match, checked play by play.
+
+Each format has its reader (``engine.records.matfile`` for ``.mat``,
+``games.xgfile`` for ``.xg``), which gives the engine's checked record;
+``store_record`` stores any such record the one way.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+import datetime as dt
+import re
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from base.engine_messages import message_for, variant_label
 from clubs.models import Discipline, Federation, Player
 from engine.errors import EngineError
+from engine.records import record as rec
+from engine.records.notation import format_play
 from engine.rules import game as eg
 from games import adapters
 from games.models import Match, MatchState, TurnKind
+from games.services.bulk_recording import record_games
 from games.services.matches import create_match
-from games.services.recording import RecordingError, end_session, record_turn
+from games.services.recording import RecordingError, _finish_recorded_match, end_session
+
+if TYPE_CHECKING:
+    from games.models import ArchiveImport
+
+_CUBE_KINDS = {
+    rec.DOUBLE: TurnKind.DOUBLE,
+    rec.TAKE: TurnKind.TAKE,
+    rec.DROP: TurnKind.PASS,
+    rec.BEAVER: TurnKind.BEAVER,
+}
 
 
 def _mat_error(error: EngineError) -> ValidationError:
@@ -23,6 +45,55 @@ def _mat_error(error: EngineError) -> ValidationError:
         _("The match file is not valid: %(reason)s") % {"reason": message_for(error)},
         code=error.code,
     )
+
+
+_DATE = re.compile(r"\s*(\d{4})[.\-/](\d{1,2})[.\-/](\d{1,2})")
+_TIME = re.compile(r"\s*(\d{1,2})[.:](\d{2})")
+
+
+def event_moment(headers: Iterable[tuple[str, str]]) -> dt.datetime | None:
+    """When the match was played, by the file's own header (``.mat`` ``EventDate``
+    and ``EventTime``; an ``.sgf`` ``DT`` is read as ``EventDate``), in local time:
+    the day's start when the file names no time (it tells a day; the day's files
+    keep their order by id).  None when it names no date, an impossible one, or
+    one still to come (a file cannot be played later than it is imported)."""
+    found = {key.casefold(): value for key, value in headers}
+    date = _DATE.match(found.get("eventdate", ""))
+    if date is None:
+        return None
+    clock = _TIME.match(found.get("eventtime", ""))
+    try:
+        day = dt.date(int(date[1]), int(date[2]), int(date[3]))
+        at = dt.time(int(clock[1]), int(clock[2])) if clock else dt.time()
+    except ValueError:
+        return None
+    moment = timezone.make_aware(dt.datetime.combine(day, at))
+    return moment if moment <= timezone.now() else None
+
+
+def game_turns(game: rec.RecordedGame) -> list[adapters.TurnInput]:
+    """A checked game as the turns players record: the opening roll, plays, cube
+    actions, and a resignation (at the engine's level) with its acceptance.  A
+    roll right before resigning (``rec.ROLL``) is not kept: the player resigns."""
+    turns: list[adapters.TurnInput] = []
+    for index, action in enumerate(game.actions):
+        if index == 0:
+            if action.kind != rec.PLAY or action.dice is None:
+                raise ValidationError(
+                    _("Game %(game)d does not start with an opening roll.") % {"game": game.number}
+                )
+            low, high = sorted(action.dice)
+            opening = (high, low) if action.side == 0 else (low, high)
+            turns.append(adapters.TurnInput(TurnKind.OPENING, opening))
+        if action.kind == rec.PLAY:
+            assert action.play is not None and action.dice is not None
+            turns.append(adapters.TurnInput(TurnKind.PLAY, action.dice, format_play(action.play)))
+        elif action.kind in _CUBE_KINDS:
+            turns.append(adapters.TurnInput(_CUBE_KINDS[action.kind]))
+    if game.result.end == eg.END_RESIGN:
+        turns.append(adapters.TurnInput(TurnKind.RESIGN, level=game.result.result_name))
+        turns.append(adapters.TurnInput(TurnKind.ACCEPT))
+    return turns
 
 
 @transaction.atomic
@@ -36,22 +107,53 @@ def import_mat(
     federation: Federation | None = None,
 ) -> Match:
     """A ``.mat`` file becomes a recorded match between ``player1`` (the file's
-    left column, White) and ``player2``.
-
-    The engine parses the file and checks every play; each game is then stored
-    turn by turn through ``record_turn`` exactly as players record it (opening
-    roll, plays, cube actions, resignations), so the record replays like any
-    other.  A finished match opens its result report for both players to
-    confirm (a money session is closed at its final score).  Anything wrong
-    refuses the whole file: nothing is saved.
-    """
+    left column, White) and ``player2`` (``store_record``).  The engine reads the
+    file and checks every play (``engine.records.matfile``); anything refused
+    refuses the whole file: nothing is saved."""
     from engine.records import matfile
-    from engine.records.notation import format_play
 
     try:
         parsed = matfile.parse_mat(file_text)
     except EngineError as error:
         raise _mat_error(error) from error
+    return store_record(
+        parsed,
+        by=by,
+        player1=player1,
+        player2=player2,
+        discipline=discipline,
+        federation=federation,
+        scored_otherwise=_("%(discipline)s scores games differently from a .mat file."),
+    )
+
+
+def store_record(
+    parsed: rec.MatchRecord,
+    *,
+    by: Any,
+    player1: Player,
+    player2: Player,
+    discipline: Discipline,
+    federation: Federation | None,
+    scored_otherwise: str,
+    archive: ArchiveImport | None = None,
+) -> Match:
+    """Store a record its reader checked as a recorded match between ``player1``
+    (the record's side 0, White) and ``player2``; call inside a transaction.
+
+    The games go through ``record_games``, which checks every turn against the
+    engine again, as ``record_turn`` does, and writes each game at once.  The
+    values stored are the engine's: what the file writes otherwise without
+    changing who won the match (a capped or wrong ``Wins n``, a score line, an
+    empty name, a player resigning the whole match) is kept as
+    ``Match.import_warnings`` (line, code, data) and shown on the match page.  A
+    match resigned as a whole goes to the resigner's opponent at the match length.
+    A finished match opens its result report for both players to confirm (a money
+    session is closed at its final score).  ``scored_otherwise``: the refusal when
+    the discipline scores games otherwise than the file (``%(discipline)s``).
+
+    The match is dated by the file (``event_moment``: started and finished then),
+    else by its import; ``archive``, the archive it comes from, is kept on it."""
     variant = parsed.settings.variant
     if variant.name != discipline.variant:
         raise ValidationError(
@@ -68,56 +170,38 @@ def import_mat(
         recorded=True,
     )
     if adapters.preset_for(match).name != parsed.settings.rules.preset.name:
+        raise ValidationError(scored_otherwise % {"discipline": discipline})
+    games = [game_turns(game) for game in parsed.games]
+    try:
+        record_games(match, games, by=None, imported_by=by)
+    except RecordingError as error:
+        # The reader checked every play already: only the match's own rules differ.
         raise ValidationError(
-            _("%(discipline)s scores games differently from a .mat file.")
-            % {"discipline": discipline}
-        )
-    for mat_game in parsed.games:
-        turns: list[tuple[str, dict[str, Any]]] = []
-        for index, action in enumerate(mat_game.actions):
-            if index == 0:
-                if action.kind != matfile.PLAY or action.dice is None:
-                    raise ValidationError(
-                        _("Game %(game)d does not start with an opening roll.")
-                        % {"game": mat_game.number}
-                    )
-                low, high = sorted(action.dice)
-                opening = [high, low] if action.side == 0 else [low, high]
-                turns.append((TurnKind.OPENING, {"dice": opening}))
-            if action.kind == matfile.PLAY:
-                assert action.play is not None and action.dice is not None
-                turns.append(
-                    (TurnKind.PLAY, {"dice": list(action.dice), "moves": format_play(action.play)})
-                )
-            elif action.kind in (matfile.DOUBLE, matfile.TAKE, matfile.DROP, matfile.BEAVER):
-                kind = {
-                    matfile.DOUBLE: TurnKind.DOUBLE,
-                    matfile.TAKE: TurnKind.TAKE,
-                    matfile.DROP: TurnKind.PASS,
-                    matfile.BEAVER: TurnKind.BEAVER,
-                }[action.kind]
-                turns.append((kind, {}))
-            # A roll right before resigning (matfile.ROLL) is not kept: the player resigns.
-        result = mat_game.result
-        if result.end == eg.END_RESIGN:
-            turns += [(TurnKind.RESIGN, {"level": result.result_name}), (TurnKind.ACCEPT, {})]
-        for number, (kind, turn) in enumerate(turns, start=1):
-            try:
-                record_turn(match, by=None, imported_by=by, number=number, kind=kind, **turn)
-            except RecordingError as error:
-                raise ValidationError(
-                    _("Game %(game)d, turn %(turn)d: %(reason)s")
-                    % {"game": mat_game.number, "turn": number, "reason": error.reason},
-                    code=error.code,
-                ) from error
-        game = match.games.get(number=mat_game.number)
-        if game.winner != adapters.player_of(result.winner) or game.points != result.points:
-            raise ValidationError(
-                _("Game %(game)d: the file's result does not follow from its moves.")
-                % {"game": mat_game.number}
-            )
+            _("The match file is not valid: %(reason)s") % {"reason": error.reason},
+            code=error.code,
+        ) from error
+    match.import_warnings = [
+        {"line": w.line, "code": w.code, "data": dict(w.data)} for w in parsed.warnings
+    ]
+    match.archive = archive
+    match.save(update_fields=["import_warnings", "archive"])
     match.refresh_from_db()
+    if parsed.resigned is not None and match.state != MatchState.FINISHED:
+        # The whole match resigned: it goes to the opponent (as a loss on time does).
+        score = list(parsed.final_score)
+        _finish_recorded_match(match, score[0], score[1])
+        match.refresh_from_db()
     if match.length == 0 and match.state != MatchState.FINISHED:
         end_session(match, by=None)
         match.refresh_from_db()
+    moment = event_moment(parsed.settings.headers)
+    if moment is not None:
+        # In this transaction: the rating task owed by a result made official above
+        # runs after the commit, so it reads the file's date.
+        dated = {"started_at": moment}
+        if match.finished_at is not None:
+            dated["finished_at"] = moment
+        Match.objects.filter(pk=match.pk).update(**dated)
+        for field, value in dated.items():
+            setattr(match, field, value)
     return match

@@ -16,6 +16,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from base.engine_messages import warning_message
 from clubs import permissions
 from clubs.forms import add_service_errors
 from clubs.views.accounts import signed_in
@@ -34,6 +35,7 @@ from games.forms import (
     game_rows,
 )
 from games.models import ClockMode, Match, MatchState, ReportStatus, ResultStatus
+from games.views.archives import may_import_archives
 from games.views.board import physical_clock_text
 
 
@@ -204,6 +206,8 @@ def render_match(request: HttpRequest, match: Match, status: int = 200, **bound:
     context["trail"] = belonging.trail(request.user, match)
     # Long nardy and other variants without the cube have no cube value to show.
     context["has_cube"] = adapters.rules_for(match).cube_enabled
+    # An imported file's warnings, in the viewer's language (stored as code and data).
+    context["import_warnings"] = [warning_message(w) for w in match.import_warnings]
     return render(request, "games/match_detail.html", context, status=status)
 
 
@@ -222,6 +226,7 @@ def match_list(request: HttpRequest) -> HttpResponse:
             "matches": matches,
             "waiting": [match for match in matches if match.waiting == 0],
             "may_arrange": arrange.may_arrange,
+            "may_import_archives": may_import_archives(request.user),
         },
     )
 
@@ -254,14 +259,16 @@ def match_create(request: HttpRequest) -> HttpResponse:
 @signed_in
 @require_http_methods(["GET", "POST"])
 def match_import(request: HttpRequest) -> HttpResponse:
-    """Upload a .mat file: it becomes a recorded match, checked play by play."""
+    """Upload a .mat or .xg file: it becomes a recorded match, checked play by play."""
     form = ImportMatForm(request.user, request.POST or None, request.FILES or None)
     if not form.may_arrange:
         raise PermissionDenied(_("Link your account to your player profile to arrange matches."))
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
+        # An .xg file arrives as bytes (ImportMatForm.clean_file), a .mat file as text.
+        importer = services.import_xg if isinstance(data["file"], bytes) else services.import_mat
         try:
-            match = services.import_mat(
+            match = importer(
                 data["file"],
                 by=request.user,
                 player1=data["player1"],

@@ -16,15 +16,17 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from clubs import permissions
 from clubs.models import FederationDiscipline
-from ratings import queries, services
+from games.models import ArchiveImport
+from ratings import archives, queries, services
 from ratings.forms import ConfirmPublishForm, PublishForm
 from ratings.models import RatingPool
 from ratings.views.public import pool_page
@@ -114,3 +116,27 @@ def publish(request: HttpRequest, slug: str, code: str) -> HttpResponse:
         % {"date": published.date.isoformat(), "players": players},
     )
     return redirect("ratings:list", slug=slug, code=code, date=published.date)
+
+
+@require_POST
+def rate_archive(request: HttpRequest, pk: int) -> HttpResponse:
+    """Count an imported archive's matches for the pool chosen on its page
+    (ratings.archives; only its federation's admins see the form)."""
+    archive = get_object_or_404(ArchiveImport, pk=pk)
+    links = {str(link.pk): link for link in archives.pools_for(archive)}
+    link = links.get(request.POST.get("rated_discipline", ""))
+    if link is None or not archives.may_rate(request.user, link):
+        raise Http404  # not a pool for this archive, or one whose admin they are not
+    try:
+        # One transaction: a refused choice leaves no pool created for it.
+        with transaction.atomic():
+            chosen = archives.rate_archive(archive, services.ensure_pool(link), by=request.user)
+    except ValidationError as error:
+        for message in error.messages:
+            messages.error(request, message)
+    else:
+        messages.success(
+            request,
+            _("The archive's matches count for %(pool)s from now on.") % {"pool": chosen.pool},
+        )
+    return redirect("games:archive", pk=archive.pk)

@@ -197,6 +197,12 @@ PER_CODE: dict[str, dict[str, Any]] = {
     "number_too_large": {"field": "match_length"},
     "illegal_move": {"rule": "head_rule", "side": "white"},
     "illegal_turn": {"rule": "wrong_phase", "side": "black"},
+    # Warnings of an import (RecordWarning): kept with the match, never raised.
+    "empty_name": {"player": 2},
+    "wins_column": {"resigner": 2, "resign_line": 9},
+    "resign_points": {"written": 4, "expected": 2},
+    "match_resigned": {"resigner": 2, "game": 1},
+    "player_name": {"player": 1, "name": "Anna", "header": "Anna Smith"},
 }
 AZN_LOCATION = {"move_number": 5, "side": "white", "line": 3, "text": "5. 6/5 a1a6"}
 

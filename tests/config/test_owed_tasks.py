@@ -56,6 +56,8 @@ def test_every_product_task_uses_the_base_but_the_outbox_drain() -> None:
     }
     assert {
         "games.confirm_overdue_reports",
+        "games.scan_archive",
+        "games.import_archive",
         "idempotency.expire_keys",
         "ratings.update_for_match",
         "ratings.recompute_pool",

@@ -435,3 +435,27 @@ def test_replay_formats_through_the_real_importers(tmp_path: Path) -> None:
     illegal = mat.replace("8/5 6/5", "8/4 6/5")
     code, out = run("replay", write(tmp_path, "m.txt", illegal), "--format", "mat")
     assert (code, out["error"]["line"]) == (2, 5)
+
+
+def test_replay_mat_prints_galaxys_dialects_as_warnings(tmp_path: Path) -> None:
+    """Bob's account is gone (no name) and he left the match: the match imports,
+    Alice wins it, and the JSON keeps each warning with its line, code and data."""
+    mat = (
+        " 5 point match\n\n Game 1\n Alice : 0                      : 0\n"
+        "  1) 31: 8/5 6/5                64: 24/18 13/9\n"
+        "  2)  Losses 5 point                                     Wins 5 point and the match\n"
+    )
+    code, out = run("replay", write(tmp_path, "galaxy.txt", mat), "--format", "mat")
+    assert code == 0
+    assert (out["players"], out["winner"], out["resigned"], out["final_score"]) == (
+        ["Alice", ""],
+        2,
+        1,
+        [0, 5],
+    )
+    assert [(w["line"], w["code"], w["data"]) for w in out["warnings"]] == [
+        (4, "empty_name", {"player": 2}),
+        (6, "wrong_points", {"written": 5, "expected": 3}),
+        (6, "match_resigned", {"resigner": 1, "game": 1}),
+    ]
+    assert out["games"][0]["points"] == 3 and out["games"][0]["stated_points"] == 5

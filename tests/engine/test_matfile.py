@@ -456,6 +456,7 @@ def test_small_match_as_json() -> None:
             },
         ],
         "winner": 1,
+        "resigned": None,
         "final_score": [3, 0],
         "warnings": [],
     }
@@ -529,9 +530,12 @@ def test_losses_and_other_resignation_words() -> None:
         last = match.games[-1]
         assert (last.end, last.result_name, last.result.points) == ("resign", "mars", 4)
         assert last.result.winner == 0
-    with pytest.raises(MatError) as caught:
-        parse_mat(base.replace("{word}", "                             Losses 2 point"))
-    assert (caught.value.code, caught.value.line) == ("wrong_points", 18)
+    # Losses and Wins disagree: the Wins (what the winner scored) is read, with a warning.
+    match = parse_mat(base.replace("{word}", "                             Losses 2 point"))
+    assert match.games[-1].result.points == 4
+    assert [(w.code, w.line, w.data) for w in match.warnings] == [
+        ("resign_points", 18, {"written": 4, "expected": 2})
+    ]
 
 
 def test_roll_before_resigning() -> None:
@@ -596,9 +600,7 @@ def test_money_session_beaver_and_zero_point_match() -> None:
         ("31: 8/5 6/5", "31: 8/5 6/5 6/5", "dice_mismatch", 8),
         ("64: 24/18 13/9", "64: 24/18", "must_play_both", 14),
         ("42: 8/4 6/4", "42: 7/3 6/4", "no_checker", 8),
-        ("Wins 1 point", "Wins 2 point", "wrong_points", 10),
         ("Doubles => 2                Drops", "Doubles => 4                Drops", "cube_value", 9),
-        ("bob_1,1500 : 0\n  1)    ", "bob_1,1500 : 1\n  1)    ", "score_mismatch", 13),
         ("  2) 66:", "  3) 66:", "turn_number", 15),
         (" Game 2", " Game 3", "game_number", 12),
         ("Wins 1 point\n", "Wins 1 point and the match\n", "not_match_won", 10),
@@ -608,12 +610,6 @@ def test_money_session_beaver_and_zero_point_match() -> None:
             "  4)                             Doubles => 4",
             "out_of_turn",
             17,
-        ),
-        (
-            "                Drops\n      Wins 1",
-            "                Takes\n      Wins 1",
-            "wrong_points",
-            10,
         ),
         ("66: 24/18(2) 13/7*(2)", "66: 24/18*(2) 13/7*(2)", "false_hit", 15),
         ("66: 24/18(2) 13/7*(2)", "66: 24/18(2) 13/7(2) 6/0", "dice_mismatch", 15),
@@ -628,6 +624,39 @@ def test_discrepancy_reported_at_its_line(old: str, new: str, code: str, line: i
     assert (caught.value.code, caught.value.line) == (code, line)
     assert caught.value.as_dict()["line"] == line
     assert caught.value.reason.startswith(f"line {line}: ")
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "code", "line", "data"),
+    [
+        ("Wins 1 point", "Wins 2 point", "wrong_points", 10, {"written": 2, "expected": 1}),
+        (
+            "bob_1,1500 : 0\n  1)    ",
+            "bob_1,1500 : 1\n  1)    ",
+            "score_mismatch",
+            13,
+            {"written": [1, 1], "expected": [1, 0]},
+        ),
+        # Game 1's Wins in Bob's column after Bob dropped: Anna won it all the same.
+        (
+            "      Wins 1 point",
+            "                                 Wins 1 point",
+            "wrong_winner",
+            10,
+            {"written": 2, "expected": 1},
+        ),
+    ],
+)
+def test_a_written_value_the_games_contradict_is_a_warning(
+    old: str, new: str, code: str, line: int, data: dict[str, object]
+) -> None:
+    """Lenient where the file only repeats what the plays give: the engine's
+    values are kept, the disagreement is a warning at its line."""
+    assert old in SHORT_MATCH
+    match = parse_mat(SHORT_MATCH.replace(old, new, 1))
+    assert [(w.code, w.line, w.data) for w in match.warnings] == [(code, line, data)]
+    assert match.fingerprint() == parse_mat(SHORT_MATCH).fingerprint()
+    assert replay_mat(SHORT_MATCH.replace(old, new, 1))["warnings"][0]["code"] == code
 
 
 def test_game_after_the_match_is_over() -> None:
@@ -665,14 +694,17 @@ def test_wins_below_the_game_value_only_as_the_points_needed() -> None:
     )
     last = parse_mat('; [Crawford "Off"]\n' + dropped).games[-1]
     assert (last.end, last.result.points, last.stated_points, last.capped) == ("drop", 2, 1, True)
-    # Where Anna needs more than what is written, a lower Wins is an error.
-    with pytest.raises(MatError) as caught:
-        parse_mat(
-            SHORT_MATCH.replace(" 3 point match", " 5 point match").replace(
-                "Wins 2 points and the match", "Wins 1 point"
-            )
+    # Where Anna needs more than what is written, a lower Wins is a warning: the
+    # engine's value (the dropped double at 2) is kept.
+    match = parse_mat(
+        SHORT_MATCH.replace(" 3 point match", " 5 point match").replace(
+            "Wins 2 points and the match", "Wins 1 point"
         )
-    assert (caught.value.code, caught.value.line) == ("wrong_points", 18)
+    )
+    assert (match.games[-1].result.points, match.games[-1].capped) == (2, False)
+    assert [(w.code, w.line, w.data) for w in match.warnings] == [
+        ("wrong_points", 18, {"written": 1, "expected": 2})
+    ]
 
 
 def test_unknown_action_and_unsupported_variation() -> None:

@@ -78,15 +78,12 @@ def test_names_with_escaped_brackets() -> None:
 @pytest.mark.parametrize(
     ("old", "new", "code", "line"),
     [
-        ("RE[W+1]", "RE[W+2]", "wrong_points", 2),
-        ("RE[W+1]", "RE[B+1]", "wrong_winner", 2),
         ("RE[W+1]", "", "game_not_finished", 6),
         ("RU[Crawford]", "RU[Crawford:CrawfordGame]", "crawford_mismatch", 1),
         (";B[42qusu]", ";B[42qust]", "dice_mismatch", 4),
         (";B[42qusu]", ";B[42zu]", "bad_move", 4),
         (";W[double]", ";W[double]AB[a]", "sgf_setup", 5),
         ("GM[6]", "GM[1]", "not_backgammon", 1),
-        ("MI[length:3][game:0][ws:0]", "MI[length:3][game:0][ws:1]", "score_mismatch", 1),
         (";B[drop])", ";B[drop]", "sgf_syntax", 7),
         (";W[31hefe]", ";W[31hefe]]", "sgf_syntax", 3),
     ],
@@ -96,6 +93,24 @@ def test_discrepancy_reported_at_its_line(old: str, new: str, code: str, line: i
     with pytest.raises(MatError) as caught:
         parse_sgf(SHORT_SGF.replace(old, new))
     assert (caught.value.code, caught.value.line) == (code, line)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "code", "line"),
+    [
+        ("RE[W+1]", "RE[W+2]", "wrong_points", 2),
+        ("RE[W+1]", "RE[B+1]", "wrong_winner", 2),
+        ("MI[length:3][game:0][ws:0]", "MI[length:3][game:0][ws:1]", "score_mismatch", 1),
+    ],
+)
+def test_a_written_result_the_games_contradict_is_a_warning(
+    old: str, new: str, code: str, line: int
+) -> None:
+    """The result and score an SGF writes repeat what the plays give: where they
+    disagree (and the match winner is not in question) the engine's are kept."""
+    match = parse_sgf(SHORT_SGF.replace(old, new))
+    assert [(w.code, w.line) for w in match.warnings] == [(code, line)]
+    assert match.fingerprint() == parse_sgf(SHORT_SGF).fingerprint()
 
 
 def test_sgf_errors_are_match_errors() -> None:

@@ -15,6 +15,7 @@ pytestmark = pytest.mark.django_db
 MATRIX: dict[tuple[str, str], set[str]] = {
     ("rating_list.publish", "pool"): {"fed_admin", "site_admin"},
     ("rating_pool.recompute", "pool"): {"fed_admin", "site_admin"},
+    ("rating_pool.rate_archive", "pool"): {"fed_admin", "site_admin"},
 }
 COVERED = {action for action, _target in MATRIX}
 
