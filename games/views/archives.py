@@ -30,42 +30,51 @@ from games.models import ArchiveFileState, ArchiveImport, ArchiveName, ArchiveSt
 from games.services import archives
 
 FILES_PER_PAGE = 200
+ARCHIVE_ACTION = "matches.import_archive"
 SIMILAR_SHOWN = 12  # players offered for a name nobody bears exactly
 
 
-def _scopes(user: Any) -> list[tuple[str, str]]:
-    """The federations and clubs whose archives ``user`` imports, as choices."""
+def _candidates(user: Any) -> tuple[list[Federation], list[Club]]:
+    """The federations and clubs where ``user`` holds an admin's role (or every
+    federation for a site admin): where to ask the policy, which decides."""
     if user.is_superuser:
-        federations = list(Federation.objects.order_by("name"))
+        federations = Federation.objects.all()
     else:
-        federations = list(
-            Federation.objects.filter(
-                id__in=permissions.scope_ids(user, Role.FEDERATION_ADMIN, Federation)
-            ).order_by("name")
+        federations = Federation.objects.filter(
+            id__in=permissions.scope_ids(user, Role.FEDERATION_ADMIN, Federation)
         )
     clubs = Club.objects.filter(
         id__in=permissions.scope_ids(user, Role.CLUB_ADMIN, Club)
     ).select_related("federation")
+    return list(federations.order_by("name")), list(clubs.order_by("name"))
+
+
+def _scopes(user: Any) -> list[tuple[str, str]]:
+    """The federations and clubs whose archives ``user`` imports
+    (``matches.import_archive``), as choices."""
+    federations, clubs = _candidates(user)
+    federations = [f for f in federations if permissions.can(user, ARCHIVE_ACTION, f)]
+    whole = {f.pk for f in federations}
     choices = [(f"f{f.pk}", str(f)) for f in federations]
     choices += [
         (f"c{c.pk}", f"{c} ({c.federation})")
-        for c in clubs.order_by("name")
-        if c.federation_id not in {f.pk for f in federations}
+        for c in clubs
+        if c.federation_id not in whole and permissions.can(user, ARCHIVE_ACTION, c)
     ]
     return choices
 
 
 def may_import_archives(user: Any) -> bool:
-    """Whether ``user`` imports archives for some federation or club (no query:
-    the roles are cached on the user)."""
-    return bool(
-        user.is_authenticated
-        and (
-            user.is_superuser
-            or permissions.scope_ids(user, Role.FEDERATION_ADMIN, Federation)
-            or permissions.scope_ids(user, Role.CLUB_ADMIN, Club)
-        )
-    )
+    """Whether ``user`` imports archives for some federation or club (no query for
+    one without an admin's role: the roles are cached on the user)."""
+    if not user.is_authenticated:
+        return False
+    if not user.is_superuser and not (
+        permissions.scope_ids(user, Role.FEDERATION_ADMIN, Federation)
+        or permissions.scope_ids(user, Role.CLUB_ADMIN, Club)
+    ):
+        return False
+    return bool(_scopes(user))
 
 
 class ArchiveUploadForm(forms.Form):
