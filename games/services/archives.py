@@ -40,7 +40,7 @@ from anyascii import anyascii
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.files import File
-from django.db import IntegrityError, transaction
+from django.db import DatabaseError, IntegrityError, transaction
 from django.db.models import F
 from django.template.defaultfilters import filesizeformat
 from django.utils import timezone
@@ -165,7 +165,7 @@ def _count_entries(content: File[bytes]) -> None:
         )
 
 
-def _scope(archive: ArchiveImport) -> Federation | Club:
+def archive_scope(archive: ArchiveImport) -> Federation | Club:
     return archive.club if archive.club is not None else archive.federation
 
 
@@ -344,7 +344,7 @@ def _read_member(opened: zipfile.ZipFile, info: zipfile.ZipInfo) -> bytes:
     except (
         zipfile.BadZipFile,
         zlib.error,
-        NotImplementedError,
+        NotImplementedError,  # zipfile's answer to a compression method it lacks
         RuntimeError,
         EOFError,
         OSError,
@@ -600,7 +600,7 @@ def review_names(
     """The admin's choice for names of the archive: a player of the federation,
     ``"new"`` (a new player of that name, created when the import starts) or
     ``"skip"`` (the files naming them are refused).  Names not given keep theirs."""
-    permissions.require(by, "matches.import_archive", _scope(archive))
+    permissions.require(by, "matches.import_archive", archive_scope(archive))
     locked = _locked(
         archive, (ArchiveState.SCANNED, ArchiveState.REVIEWING), _("Reviewing the names")
     )
@@ -642,7 +642,7 @@ def _latin(names: list[str]) -> str:
 def start_import(archive: ArchiveImport, *, by: Any) -> ArchiveImport:
     """Create the new players (one per person: names that read alike in two
     scripts are one player) and owe the import; every name must be decided."""
-    permissions.require(by, "matches.import_archive", _scope(archive))
+    permissions.require(by, "matches.import_archive", archive_scope(archive))
     locked = _locked(
         archive, (ArchiveState.SCANNED, ArchiveState.REVIEWING), _("Starting the import")
     )
@@ -770,6 +770,14 @@ def _import_one(
                     raise
                 file.match, file.warning_count = None, 0
                 _refuse(file, refusal_of(error))
+            except DatabaseError:
+                raise  # the database's trouble, not the file's: the task's retry decides
+            except Exception:
+                # A reader's or the storing's own bug: this file is refused (its rows
+                # rolled back with the savepoint), the archive goes on, as in the scan.
+                logger.exception("archive %s: importing %s failed", archive.pk, file.name)
+                file.match, file.warning_count = None, 0
+                _refuse(file, Refusal("unreadable", {}))
         file.save()
         counted = {
             ArchiveFileState.IMPORTED: "imported",
@@ -795,9 +803,8 @@ def _imported_elsewhere(file: ArchiveFile) -> bool:
 # --- What a page shows.
 
 
-def progress(archive: ArchiveImport) -> dict[str, Any]:
-    """The archive's state and counts, fresh from the database (a page polls it)."""
-    fresh = ArchiveImport.objects.get(pk=archive.pk)
+def progress(fresh: ArchiveImport) -> dict[str, Any]:
+    """The archive's state and counts (a page polls it: read it just before)."""
     total = fresh.files_total or 1
     return {
         "state": fresh.state,

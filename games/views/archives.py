@@ -105,8 +105,7 @@ def _visible(request: HttpRequest, pk: int) -> ArchiveImport:
     archive = get_object_or_404(
         ArchiveImport.objects.select_related("federation", "club", "discipline"), pk=pk
     )
-    scope = archive.club if archive.club is not None else archive.federation
-    if not permissions.can(request.user, "matches.import_archive", scope):
+    if not permissions.can(request.user, ARCHIVE_ACTION, archives.archive_scope(archive)):
         raise Http404
     return archive
 

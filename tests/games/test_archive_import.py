@@ -222,7 +222,7 @@ def test_an_archive_is_scanned_reviewed_and_imported_with_a_report_per_file(
     assert pdf.state == "refused"
     assert "only .mat, .txt, .sgf and .xg" in archives.refusal_message(pdf)
     assert Match.objects.filter(federation=world.federation).count() == 4
-    progress = archives.progress(archive)
+    progress = archives.progress(ArchiveImport.objects.get(pk=archive.pk))
     assert (progress["percent"], progress["finished"], progress["state"]) == (100, True, "done")
 
 
@@ -248,6 +248,33 @@ def test_a_file_refused_while_it_is_stored_leaves_no_rows(
     skipped = files(archive)["skipped.mat"]
     assert archives.refusal_message(skipped) == "“Nobody” was left out at the review of the names."
     assert (Match.objects.count(), Game.objects.count(), Turn.objects.count()) == before
+
+
+def test_a_bug_while_a_file_is_stored_refuses_that_file_and_the_archive_goes_on(
+    world: World, eager: None, django_capture_on_commit_callbacks: Any, monkeypatch: Any
+) -> None:
+    """An unexpected error storing one file (a bug, not the file's fault) refuses
+    that file with no rows left, and the others are imported: the archive ends."""
+    members = [("a.mat", mat(5, ("Bob", "Anna"))), ("b.mat", mat(6, ("Anna", "Bob")))]
+    archive = upload(world, members, django_capture_on_commit_callbacks)
+    services.review_names(archive, {"Anna": world.elchin}, by=world.admin)
+    real_store = archives.store_record
+    calls: list[int] = []
+
+    def failing_first(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        if len(calls) == 1:
+            real_store(*args, **kwargs)  # rows written, then the bug
+            raise TypeError("a bug")
+        return real_store(*args, **kwargs)
+
+    monkeypatch.setattr(archives, "store_record", failing_first)
+    before = Match.objects.count()
+    archive = run_import(world, archive, django_capture_on_commit_callbacks)
+    states = sorted(f.state for f in files(archive).values())
+    assert states == ["imported", "refused"]
+    assert (archive.state, archive.imported, archive.refused) == ("done", 1, 1)
+    assert Match.objects.count() == before + 1
 
 
 def test_the_same_match_is_imported_once_across_archives(

@@ -396,7 +396,16 @@ def reinstate(entry: Entry, *, by: Any) -> Entry:
     # match's lock that it is still the result: any refusal undoes everything.
     for p, f in tables:
         if f["report"] is not None:
-            games_services.take_back_override(ResultReport.objects.get(pk=f["report"]), by=by)
+            report = ResultReport.objects.filter(pk=f["report"]).first()
+            if report is None:
+                raise ValidationError(
+                    _(
+                        "The result at table %(table)d of round %(number)d was changed after "
+                        "the withdrawal: the withdrawal stands."
+                    )
+                    % {"table": p.table, "number": p.round.number}
+                )
+            games_services.take_back_override(report, by=by)
         p.forfeit_winner = None
         p.save(update_fields=["forfeit_winner"])
         if p.match_id is None and p.round.state == RoundState.STARTED:

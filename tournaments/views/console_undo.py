@@ -39,9 +39,15 @@ def mark_undoable(
 ) -> None:
     """Set ``undoable`` on each withdrawn entry whose withdrawal can be undone, and on
     each round whose pairing can be: the console shows "Undo" only for those."""
+    # A round paired after a withdrawal makes it final: told from the rounds at hand,
+    # so the usual case (every earlier withdrawal) costs the page no query.
+    newest = max((rnd.pk for rnd in rounds), default=0)
     for entry in entries:
-        entry.undoable = entry.status == EntryStatus.WITHDRAWN and (  # type: ignore[attr-defined]
-            _reinstate_problem(tournament, entry) is None
+        entry.undoable = (  # type: ignore[attr-defined]
+            entry.status == EntryStatus.WITHDRAWN
+            and bool(entry.withdrawal)
+            and entry.withdrawal.get("newest_round", 0) >= newest
+            and _reinstate_problem(tournament, entry) is None
         )
     for rnd in rounds:
         rnd.undoable = rnd.state == RoundState.PAIRED and (  # type: ignore[attr-defined]
