@@ -182,6 +182,9 @@ MEDIA_URL = "media/"
 # Uploaded archives of match files (games.models.ArchiveStorage): kept out of
 # MEDIA_ROOT, which is served, since a federation's matches are not public files.
 ARCHIVE_ROOT = Path(env_str("ARCHIVE_ROOT", str(VAR_DIR / "archives")))
+# Jobs that import one archive at once (each file is read and checked in Python:
+# one job per worker process the import may use; README "Running in production").
+ARCHIVE_IMPORT_JOBS = max(1, env_int("ARCHIVE_IMPORT_JOBS", 2))
 
 LOGIN_URL = "clubs:login"
 LOGIN_REDIRECT_URL = "clubs:account"

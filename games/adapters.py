@@ -26,6 +26,7 @@ from engine.rules import actions as ea
 from engine.rules import game as eg
 from engine.rules import match as em
 from engine.rules.dice import RecordedDice
+from engine.rules.plays import Play
 from engine.rules.scoring import ScoringPreset, get_preset, preset_from_dict
 from engine.rules.variants import Variant, get_variant
 from games import scorecheck
@@ -100,6 +101,11 @@ class TurnInput:
     dice: tuple[int, ...] = ()
     moves: str = ""
     level: str = ""
+    # The engine's own play for these dice, found by a reader that generated the
+    # legal plays of the very position this turn is played from (a match file's
+    # record, replayed from the same start on the same variant): ``apply_turn``
+    # applies it without generating them again.
+    play: Play | None = None
 
 
 def engine_action(turn: TurnInput) -> ea.GameAction:
@@ -131,7 +137,28 @@ _SIMPLE_ACTIONS: dict[str, ea.GameAction] = {
 
 def apply_turn(state: eg.GameState, turn: TurnInput) -> eg.GameState:
     """Apply one recorded action; raises EngineError (code + reason) when it is not allowed."""
+    if turn.play is not None and turn.kind == TurnKind.PLAY:
+        checked = _apply_found_play(state, turn.dice, turn.play)
+        if checked is not None:
+            return checked
     return ea.apply(state, engine_action(turn))
+
+
+def _apply_found_play(
+    state: eg.GameState, dice: tuple[int, ...], play: Play
+) -> eg.GameState | None:
+    """A turn whose play the reader found among the legal plays of this position:
+    the dice rolled (as ``RecordedTurn`` rolls them) and the play applied as one of
+    them.  None where the turn is not a plain roll and play (the opening's dice
+    still to play with other dice, a variant whose mover names the dice): the
+    caller checks it the whole way."""
+    if len(dice) != 2 or state.variant.mover_names_dice:
+        return None
+    if state.phase is eg.Phase.ROLL:
+        state = ea.apply(state, ea.Roll(RecordedDice([(dice[0], dice[1])])))
+    elif state.phase is not eg.Phase.PLAY or sorted(dice) != sorted(state.dice):
+        return None
+    return ea.apply(state, ea.ChoosePlay(play, from_legal_plays=True))
 
 
 def new_game_state(match: Match, game: Game) -> eg.GameState:

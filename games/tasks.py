@@ -20,7 +20,7 @@ def scan_archive(archive_id: int) -> str:
 
 
 @shared_task(base=OwedTask, name="games.import_archive")
-def import_archive(archive_id: int) -> str:
+def import_archive(archive_id: int, part: int = 0, parts: int = 1) -> str:
     """Import an archive's pending files, each in its own transaction (owed by
     ``start_import``; idempotent: each file is imported once, under its row's lock)."""
-    return services.import_archive(archive_id)
+    return services.import_archive(archive_id, part, parts)

@@ -47,6 +47,9 @@ The modules, each importing only those listed before it:
   construction, the per-variant rule tables, `dice_moves`, `is_first_turn`;
 - `search`: the general search (head and six-block rules, three dice);
 - `fast`: the generators written out for variants without those rules;
+- `reaching`: `plays_reaching`, the legal plays that end on a given row of
+  the mover's checkers, by the fast generators' walks cut down to that row,
+  and `nothing_enters`, a roll that leaves a checker on the bar unplayed;
 - `special`: the short family's special rules, and `explode`;
 - `legal`: `legal_plays`, which picks the generator;
 - `refusals`: why a written play is refused, in words and codes;
@@ -60,6 +63,7 @@ from __future__ import annotations
 from engine.movegen.legal import legal_plays
 from engine.movegen.matching import dice_routes, find_play, play_routes
 from engine.movegen.primitives import dice_moves, is_first_turn
+from engine.movegen.reaching import nothing_enters, plays_reaching
 from engine.movegen.special import explode
 
 __all__ = [
@@ -69,5 +73,7 @@ __all__ = [
     "find_play",
     "is_first_turn",
     "legal_plays",
+    "nothing_enters",
     "play_routes",
+    "plays_reaching",
 ]

@@ -157,6 +157,12 @@ def dice_moves(variant: Variant, dice: Sequence[int]) -> tuple[int, ...]:
     ``t`` is a doublet (``p`` four times, then ``t``); with a higher third die
     it is not (``t, p, p``); three equal dice are played six times.
     """
+    if len(dice) == 2 == variant.dice:  # the common roll, checked without a generator
+        first, second = dice
+        if 1 <= first <= _DIE_MAX and 1 <= second <= _DIE_MAX:
+            if first == second:
+                return (first,) * 4
+            return (first, second) if first > second else (second, first)
     if len(dice) != variant.dice or any(not 1 <= d <= _DIE_MAX for d in dice):
         raise ValueError(f"not a roll of {variant.dice} dice: {tuple(dice)!r}")
     if len(dice) == 2:

@@ -16,6 +16,7 @@ the Jacoby rule is *off*) that newer GNU Backgammon versions write.
 
 from __future__ import annotations
 
+import base64
 from dataclasses import dataclass
 from enum import IntEnum
 from typing import Final
@@ -37,9 +38,8 @@ MAX_CHECKERS: Final = 15  # per side: more would not fit in the 80-bit key
 def _to_base64(key: int, key_bits: int, chars: int) -> str:
     """The little-endian ``key`` as GNU Backgammon writes it: standard base64
     of its bytes, padding dropped."""
-    data = key.to_bytes(key_bits // 8, "little")
-    n = int.from_bytes(data, "big") << (chars * 6 - key_bits)
-    return "".join(_ALPHABET[(n >> (6 * (chars - 1 - i))) & 63] for i in range(chars))
+    # The C encoder: every stored turn's position is written this way.
+    return base64.b64encode(key.to_bytes(key_bits // 8, "little")).decode("ascii")[:chars]
 
 
 def _from_base64(text: str, key_bits: int, chars: int, what: str) -> int:

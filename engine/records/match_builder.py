@@ -71,7 +71,8 @@ def written_play(
 ) -> Play:
     """The legal play that ``moves`` (journeys as written) describe (MAT.md's rule).
 
-    Decided from one generation of the legal plays: those with the same net
+    Decided from the legal plays (`movegen.plays_reaching` finds them
+    without generating the others when it can): those with the same net
     movement of the mover's checkers, when every journey is a move of the
     dice landing only on open points; of these, the ones that hit every blot
     a written point lands on and every ``*`` mark, and of those the one with
@@ -79,17 +80,24 @@ def written_play(
     else goes to ``movegen.find_play``, which explains a refusal with the
     rule broken.
     """
-    legal = movegen.legal_plays(variant, position, side, dice, first_turn=first_turn)
     if not moves:
+        if movegen.nothing_enters(variant, position, side, dice):
+            return Play((), position)
+        legal = movegen.legal_plays(variant, position, side, dice, first_turn=first_turn)
         if not legal[0].steps:
             return legal[0]
         return movegen.find_play(variant, position, side, dice, moves, first_turn=first_turn)
-    row = list(position.sides[side])
-    for move in moves:
-        row[move.origin] -= 1
-        row[move.dest] += 1
-    target = tuple(row)
-    same = [p for p in legal if p.position.sides[side] == target]
+    # Most written plays use every die: the plays on their row are then found
+    # without generating the others (the same plays; None when not decided so).
+    same = movegen.plays_reaching(variant, position, side, dice, moves)
+    if same is None:
+        legal = movegen.legal_plays(variant, position, side, dice, first_turn=first_turn)
+        row = list(position.sides[side])
+        for move in moves:
+            row[move.origin] -= 1
+            row[move.dest] += 1
+        target = tuple(row)
+        same = [p for p in legal if p.position.sides[side] == target]
     if same:
         hits = _written_hits(variant, position, side, dice, moves)
         if hits is not None:
@@ -145,9 +153,28 @@ def _written_hits(
                 exact = False
             else:
                 left.remove(distance)
-    if exact or _share(moves, 0, list(rolled)):
+    if exact:
         return hits
-    return None
+    shared = _plain_share(moves, first, second)
+    if shared is None:
+        shared = _share(moves, 0, list(rolled))
+    return hits if shared else None
+
+
+def _plain_share(moves: Sequence[Move], first: int, second: int) -> bool | None:
+    """`_share` for journeys without written intermediate points that end on
+    the board (None otherwise): their landings are then on the board in any
+    order of dice, so each needs dice that add up to its distance.  With two
+    different dice, whose journeys are not one die each, that is one journey
+    of both; with a doublet, distances of whole dice, four at most."""
+    distances = []
+    for move in moves:
+        if move.via or not move.origin > move.dest > 0:
+            return None
+        distances.append(move.origin - move.dest)
+    if first != second:
+        return distances == [first + second]
+    return all(d % first == 0 for d in distances) and sum(distances) <= 4 * first
 
 
 def _share(moves: Sequence[Move], i: int, left: list[int]) -> bool:

@@ -550,3 +550,27 @@ def export_mat(match: MatchRecord) -> str:
             out.append(" " * (_LEFT if result.winner == 0 else _RIGHT) + wins)
         out.append("")
     return "\n".join(out) + "\n"
+
+
+class _PlayersRead(Exception):
+    def __init__(self, names: tuple[str, str]) -> None:
+        self.names = names
+
+
+class _PlayersReader(_MatReader):
+    """Reads a file only as far as game 1's score line, for the players' names."""
+
+    def _score(self, n: int, m: tuple[str, str, str, str]) -> None:
+        raise _PlayersRead((m[0], m[2]))
+
+
+def read_players(text: str) -> tuple[str, str]:
+    """The players' names as game 1's score line writes them, without reading the
+    games (an archive's scan names every file's players before any is imported);
+    ``RecordError`` as ``parse_mat`` gives it for what comes before that line.
+    ``parse_mat`` reads the same names when it reads the whole file."""
+    try:
+        _PlayersReader(text).read()
+    except _PlayersRead as found:
+        return found.names
+    raise AssertionError("a file that reads to its end has a score line")  # pragma: no cover

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Final
 
@@ -82,30 +83,33 @@ def _unescape(raw: str) -> str:
     return re.sub(r"\\(\r\n|\n|.)", lambda m: "" if m[1] in ("\n", "\r\n") else m[1], raw)
 
 
-def _games(text: str) -> list[list[_Node]]:
-    """Each game tree's main line of nodes."""
+def _games(text: str, *, first_node: bool = False) -> list[list[_Node]]:
+    """Each game tree's main line of nodes (``first_node``: only the first tree's
+    first node, the text after it unread)."""
     breaks = [m.start() for m in re.finditer("\n", text)]
 
     def line_at(offset: int) -> int:
         return bisect_right(breaks, offset - 1) + 1
 
-    tokens: list[tuple[str, str, int]] = []
-    pos = 0
-    while pos < len(text):
-        m = _TOKEN.match(text, pos)
-        if m is None:
-            raise SgfError("sgf_syntax", f"unexpected {text[pos]!r}", line_at(pos))
-        kind = m.lastgroup or "space"
-        if kind != "space":
-            tokens.append((kind, m.group(), m.start()))
-        pos = m.end()
+    def tokens() -> Iterator[tuple[str, str, int]]:
+        pos = 0
+        while pos < len(text):
+            m = _TOKEN.match(text, pos)
+            if m is None:
+                raise SgfError("sgf_syntax", f"unexpected {text[pos]!r}", line_at(pos))
+            kind = m.lastgroup or "space"
+            if kind != "space":
+                yield kind, m.group(), m.start()
+            pos = m.end()
 
     # Read iteratively with an explicit stack of open trees: a recursive
     # reader hit Python's recursion limit on ~1,000 nested "(".
     games: list[list[_Node]] = []
     stack: list[_Tree] = []
     main_line: list[_Node] = []
-    for kind, value, offset in tokens:
+    for kind, value, offset in tokens():
+        if first_node and main_line and (kind in ("node", "open", "close")):
+            return [main_line[:1]]
         if not stack:
             if kind != "open":
                 raise SgfError("sgf_syntax", f"unexpected {value[:20]!r}", line_at(offset))
@@ -387,3 +391,13 @@ def _value(action: RecordAction) -> str:
         _letter(s.origin, action.side) + _letter(s.dest, action.side) for s in action.play.steps
     )
     return dice + steps
+
+
+def read_players(text: str) -> tuple[str, str]:
+    """The players' names (``PW``, ``PB``) of the first game, without replaying the
+    games; ``SgfError`` for a file that is no game tree.  ``parse_sgf`` reads the
+    same names when it reads the whole file."""
+    games = _games(text[1:] if text.startswith("\ufeff") else text, first_node=True)
+    if not games:
+        raise SgfError("no_games", "the file holds no game tree", 1)
+    return _settings(games[0][0]).players

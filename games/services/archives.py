@@ -5,16 +5,19 @@
    climbs out of a folder), keeps it out of the public media, lists its files,
    and owes the scan.  Nothing is ever extracted to disk: members are read into
    memory, each at most ``settings.MATCH_FILE_MAX_BYTES`` whatever its header says.
-2. ``scan_archive`` (task ``games.scan_archive``) reads each file once: its
-   content hash, the players' names as written, or its refusal (line and
-   reason); a file whose content the federation imported already is a
-   duplicate.  The distinct names get a proposal among the federation's players
+2. ``scan_archive`` (task ``games.scan_archive``) reads of each file only what
+   the review needs: its content hash and the players' names as written (a
+   ``.mat`` as far as game 1's score line; a file that does not get that far
+   is refused there, with its line and reason); a file whose content the
+   federation imported already is a duplicate.  The distinct names get a proposal among the federation's players
    (the same name in either script and any order, ``clubs.queries.name_key``).
 3. ``review_names``: the admin maps each name to a player, a new player, or
    leaves its files out; ``start_import`` creates the new players and owes
-4. ``import_archive`` (task ``games.import_archive``), which stores each file
-   in its own transaction (``matfiles.store_record``, every play checked again):
-   a refused file leaves no rows.  A file's outcome and the archive's counts
+4. ``import_archive`` (task ``games.import_archive``, ``settings.ARCHIVE_IMPORT_JOBS``
+   of them at once, each taking its share of the files and then whatever is
+   left), which reads and checks each file whole, once, and stores it in its
+   own transaction (``matfiles.store_record``: the reader's checked plays are
+   stored without being generated again): a refused file leaves no rows.  A file's outcome and the archive's counts
    are written in the same transaction, so the counts are the progress, and a
    job run twice (or two at once) imports each file once.  The content hash is
    unique among the federation's imported files (a database constraint): the
@@ -41,7 +44,8 @@ from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.files import File
 from django.db import DatabaseError, IntegrityError, transaction
-from django.db.models import F
+from django.db.models import F, QuerySet
+from django.db.models.functions import Mod
 from django.template.defaultfilters import filesizeformat
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -374,6 +378,20 @@ def _text(data: bytes) -> str:
         return data.decode("latin-1")  # as old .mat files are
 
 
+def read_names(fmt: str, data: bytes) -> list[str]:
+    """The players' names of a member, reading no more of it than they need (an
+    ``.xg`` file is read whole: its reader has no shorter way)."""
+    if fmt == "xg":
+        return _names(read_record(fmt, data).players)
+    if fmt == "sgf":
+        from engine.records.sgf import read_players as sgf_players
+
+        return _names(sgf_players(_text(data)))
+    from engine.records.matfile import read_players
+
+    return _names(read_players(_text(data)))
+
+
 def read_record(fmt: str, data: bytes) -> MatchRecord:
     """The checked record of a member (its reader checks every play)."""
     if fmt == "xg":
@@ -389,9 +407,9 @@ def read_record(fmt: str, data: bytes) -> MatchRecord:
     return parse_mat(_text(data))
 
 
-def _names(record: MatchRecord) -> list[str]:
+def _names(players: tuple[str, str]) -> list[str]:
     """The players' names as written, spaces collapsed, without control characters."""
-    printable = ("".join(c for c in name if c.isprintable()) for name in record.players)
+    printable = ("".join(c for c in name if c.isprintable()) for name in players)
     return [" ".join(name.split())[:200] for name in printable]
 
 
@@ -445,7 +463,7 @@ def _scan_one(
     digest = _content_hash(fmt, data)
     if digest not in known:
         try:
-            known[digest] = (_names(read_record(fmt, data)), None)
+            known[digest] = (read_names(fmt, data), None)
         except Busy:
             raise
         except (EngineError, ValidationError, _Refused) as error:
@@ -514,17 +532,26 @@ def _scan_batch(
     with transaction.atomic():
         # Only files still unread are written: a second scan at once counts nothing twice.
         fresh = set(
-            ArchiveFile.objects.select_for_update()
+            ArchiveFile.objects.select_for_update(of=("self",))
             .filter(pk__in=[f.pk for f in batch], scanned=False)
+            .order_by()
             .values_list("pk", flat=True)
         )
         batch = [file for file in batch if file.pk in fresh]
         outcomes = Counter(file.state for file in batch)
         done = outcomes[ArchiveFileState.REFUSED] + outcomes[ArchiveFileState.DUPLICATE]
-        ArchiveFile.objects.bulk_update(
-            batch,
-            ["sha256", "names", "scanned", "state", "refusal_code", "refusal_data", "refusal_line"],
-        )
+        # One plain update a file: a ``bulk_update`` of these seven fields builds a CASE
+        # of seven hundred branches for a batch, which cost more than the reading.
+        for file in batch:
+            ArchiveFile.objects.filter(pk=file.pk).update(
+                sha256=file.sha256,
+                names=file.names,
+                scanned=True,
+                state=file.state,
+                refusal_code=file.refusal_code,
+                refusal_data=file.refusal_data,
+                refusal_line=file.refusal_line,
+            )
         ArchiveImport.objects.filter(pk=archive.pk).update(
             files_scanned=F("files_scanned") + len(batch),
             files_done=F("files_done") + done,
@@ -672,16 +699,24 @@ def start_import(archive: ArchiveImport, *, by: Any) -> ArchiveImport:
     ArchiveName.objects.bulk_update(rows, ["player"])
     locked.state = ArchiveState.IMPORTING
     locked.save(update_fields=["state"])
-    owe("games.import_archive", locked.pk)
+    jobs = settings.ARCHIVE_IMPORT_JOBS
+    for part in range(jobs):
+        owe("games.import_archive", locked.pk, part, jobs)
     return locked
 
 
 # --- The import: each file in its own transaction.
 
 
-def import_archive(archive_id: int) -> str:
+def import_archive(archive_id: int, part: int = 0, parts: int = 1) -> str:
     """Import the archive's pending files (idempotent: a file is taken under its
-    row's lock and only while pending); IMPORTING becomes DONE when none is left."""
+    row's lock and only while pending); IMPORTING becomes DONE when none is left.
+
+    ``parts`` jobs share the work (the worker pool's processes each read and
+    check files at once): this one, ``part``, takes the files whose place in the
+    archive is ``part`` modulo ``parts`` in order, then any file still pending,
+    from the archive's end (a job that ended early helps the others, meeting
+    them last).  A file another job holds is left to it."""
     archive = (
         ArchiveImport.objects.select_related("discipline", "federation", "uploaded_by")
         .filter(pk=archive_id)
@@ -690,26 +725,40 @@ def import_archive(archive_id: int) -> str:
     if archive is None or archive.state != ArchiveState.IMPORTING:
         return "nothing to import"
     players = {row.name: row for row in archive.names.select_related("player")}
-    after = -1  # files are taken in their order; one another job holds is left to it
     with _opened(archive) as stored:
         if stored is None:
             return "failed"
-        while True:
-            rows = list(
-                archive.files.filter(state=ArchiveFileState.PENDING, index__gt=after)
-                .order_by("index")
-                .values_list("pk", "index")[:BATCH]
-            )
-            if not rows:
-                break
-            for pk, index in rows:
-                after = index
-                _import_one(archive, stored, pk, players)
+        pending = archive.files.filter(state=ArchiveFileState.PENDING)
+        if parts > 1:
+            share = pending.alias(place=Mod("index", parts)).filter(place=part)
+            _import_in_order(archive, stored, players, share.order_by("index"), "index")
+        _import_in_order(archive, stored, players, pending.order_by("-index"), "-index")
     if not archive.files.filter(state=ArchiveFileState.PENDING).exists():
         ArchiveImport.objects.filter(pk=archive.pk, state=ArchiveState.IMPORTING).update(
             state=ArchiveState.DONE, finished_at=timezone.now()
         )
     return "imported"
+
+
+def _import_in_order(
+    archive: ArchiveImport,
+    stored: _Zip,
+    players: Mapping[str, ArchiveName],
+    files: QuerySet[ArchiveFile],
+    order: str,
+) -> None:
+    """Import ``files`` a batch at a time, each batch after the last file taken
+    (``order``: ``index`` or ``-index``)."""
+    beyond = "index__lt" if order.startswith("-") else "index__gt"
+    after: int | None = None
+    while True:
+        batch = files if after is None else files.filter(**{beyond: after})
+        rows = list(batch.values_list("pk", "index")[:BATCH])
+        if not rows:
+            return
+        for pk, index in rows:
+            after = index
+            _import_one(archive, stored, pk, players)
 
 
 def _sides(file: ArchiveFile, players: Mapping[str, ArchiveName]) -> tuple[Player, Player]:
@@ -733,10 +782,18 @@ def _import_one(
     players: Mapping[str, ArchiveName],
 ) -> None:
     with transaction.atomic():
-        # Taken while another job holds it: that job imports it.
-        file = ArchiveFile.objects.select_for_update(skip_locked=True).filter(pk=pk).first()
+        # Taken while another job holds it: that job imports it.  Only the file's row
+        # is locked (``of``; no ordering, which would join the archive's row, locked
+        # by the other jobs' counts, and skip every file).
+        file = (
+            ArchiveFile.objects.select_for_update(skip_locked=True, of=("self",))
+            .filter(pk=pk)
+            .order_by()
+            .first()
+        )
         if file is None or file.state != ArchiveFileState.PENDING:
             return
+        saved = False  # the file's row as it ends, written already
         if _imported_elsewhere(file):
             file.state = ArchiveFileState.DUPLICATE
         else:
@@ -759,6 +816,7 @@ def _import_one(
                     file.match, file.warning_count = match, len(record.warnings)
                     file.state = IMPORTED[1] if record.warnings else IMPORTED[0]
                     file.save(update_fields=["match", "warning_count", "state"])
+                    saved = True
             except IntegrityError:
                 # Another job imported the same content meanwhile (the constraint).
                 if not _imported_elsewhere(file):
@@ -778,7 +836,8 @@ def _import_one(
                 logger.exception("archive %s: importing %s failed", archive.pk, file.name)
                 file.match, file.warning_count = None, 0
                 _refuse(file, Refusal("unreadable", {}))
-        file.save()
+        if not saved:
+            file.save()
         counted = {
             ArchiveFileState.IMPORTED: "imported",
             ArchiveFileState.WARNINGS: "warnings",

@@ -17,7 +17,14 @@ from base import locking
 from clubs import permissions
 from clubs.models import Discipline, Federation, Player
 from games.events import result_withdrawn
-from games.models import ClockMode, Match, MatchState, ReportStatus, ResultStatus
+from games.models import (
+    ArchiveImport,
+    ClockMode,
+    Match,
+    MatchState,
+    ReportStatus,
+    ResultStatus,
+)
 from games.permissions import side_of
 
 
@@ -35,7 +42,9 @@ def create_match(
     clock_reserve_seconds: int = 0,
     clock_per_point_seconds: int = 0,
     clock_move_seconds: int = 0,
+    archive: ArchiveImport | None = None,
 ) -> Match:
+    """A new match (``archive``: the archive it is imported with)."""
     if player1.pk == player2.pk:
         raise ValidationError(_("A match needs two different players."))
     match = Match(
@@ -50,9 +59,15 @@ def create_match(
         clock_per_point_seconds=clock_per_point_seconds,
         clock_move_seconds=clock_move_seconds,
         created_by=by if by is not None and by.is_authenticated else None,
+        archive=archive,
     )
     permissions.require(by, "match.create", match)
-    match.full_clean()
+    # The related rows are instances the caller read: their existence is the insert's
+    # own foreign-key constraints to check, not five queries more (an archive's
+    # import creates thousands of matches).
+    match.full_clean(
+        exclude=["player1", "player2", "discipline", "federation", "created_by", "archive"]
+    )
     match.save()
     return match
 

@@ -87,7 +87,11 @@ def game_turns(game: rec.RecordedGame) -> list[adapters.TurnInput]:
             turns.append(adapters.TurnInput(TurnKind.OPENING, opening))
         if action.kind == rec.PLAY:
             assert action.play is not None and action.dice is not None
-            turns.append(adapters.TurnInput(TurnKind.PLAY, action.dice, format_play(action.play)))
+            turns.append(
+                adapters.TurnInput(
+                    TurnKind.PLAY, action.dice, format_play(action.play), play=action.play
+                )
+            )
         elif action.kind in _CUBE_KINDS:
             turns.append(adapters.TurnInput(_CUBE_KINDS[action.kind]))
     if game.result.end == eg.END_RESIGN:
@@ -168,23 +172,30 @@ def store_record(
         length=parsed.length,
         federation=federation,
         recorded=True,
+        archive=archive,
     )
     if adapters.preset_for(match).name != parsed.settings.rules.preset.name:
         raise ValidationError(scored_otherwise % {"discipline": discipline})
     games = [game_turns(game) for game in parsed.games]
     try:
-        record_games(match, games, by=None, imported_by=by)
+        stored = record_games(match, games, by=None, imported_by=by)
     except RecordingError as error:
         # The reader checked every play already: only the match's own rules differ.
         raise ValidationError(
             _("The match file is not valid: %(reason)s") % {"reason": error.reason},
             code=error.code,
         ) from error
-    match.import_warnings = [
-        {"line": w.line, "code": w.code, "data": dict(w.data)} for w in parsed.warnings
-    ]
-    match.archive = archive
-    match.save(update_fields=["import_warnings", "archive"])
+    warnings = [{"line": w.line, "code": w.code, "data": dict(w.data)} for w in parsed.warnings]
+    moment = event_moment(parsed.settings.headers)
+    # Dated by the file (in this transaction: the rating task owed by a result made
+    # official above runs after the commit, so it reads the file's date).  A match
+    # resigned as a whole or a money session ends below, and is dated then.
+    dated: dict[str, Any] = {}
+    if moment is not None:
+        dated["started_at"] = moment
+        if stored.finished:
+            dated["finished_at"] = moment
+    Match.objects.filter(pk=match.pk).update(import_warnings=warnings, **dated)
     match.refresh_from_db()
     if parsed.resigned is not None and match.state != MatchState.FINISHED:
         # The whole match resigned: it goes to the opponent (as a loss on time does).
@@ -194,14 +205,7 @@ def store_record(
     if match.length == 0 and match.state != MatchState.FINISHED:
         end_session(match, by=None)
         match.refresh_from_db()
-    moment = event_moment(parsed.settings.headers)
-    if moment is not None:
-        # In this transaction: the rating task owed by a result made official above
-        # runs after the commit, so it reads the file's date.
-        dated = {"started_at": moment}
-        if match.finished_at is not None:
-            dated["finished_at"] = moment
-        Match.objects.filter(pk=match.pk).update(**dated)
-        for field, value in dated.items():
-            setattr(match, field, value)
+    if moment is not None and match.finished_at is not None and match.finished_at != moment:
+        Match.objects.filter(pk=match.pk).update(finished_at=moment)
+        match.finished_at = moment
     return match

@@ -11,7 +11,7 @@ consented to its own actions.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -213,16 +213,20 @@ def _canonical_moves(kind: str, written: str) -> str:
     return format_moves(parse_moves(written)) if written.strip() else "Ø"
 
 
-def _close_game(match: Match, game: Game, result: eg.GameResult) -> None:
-    end = {"bearoff": GameEnd.BEAROFF, "pass": GameEnd.PASS, "resign": GameEnd.RESIGN}.get(
-        result.end, result.end
-    )
+def _set_result(game: Game, result: eg.GameResult) -> None:
+    """The engine's end of the game on its row (not saved)."""
     game.winner = adapters.player_of(result.winner)
     game.result = result.result_name
     game.multiplier = result.multiplier
     game.cube = result.cube
     game.points = result.points
-    game.end = end
+    game.end = {"bearoff": GameEnd.BEAROFF, "pass": GameEnd.PASS, "resign": GameEnd.RESIGN}.get(
+        result.end, result.end
+    )
+
+
+def _close_game(match: Match, game: Game, result: eg.GameResult) -> None:
+    _set_result(game, result)
     game.save()
     record = adapters.engine_match(
         match, match.games.filter(winner__isnull=False).order_by("number")
@@ -233,7 +237,12 @@ def _close_game(match: Match, game: Game, result: eg.GameResult) -> None:
 
 
 def _finish_recorded_match(
-    match: Match, score1: int, score2: int, *, closed_by: Any = None
+    match: Match,
+    score1: int,
+    score2: int,
+    *,
+    closed_by: Any = None,
+    known: tuple[Sequence[Game], Iterable[tuple[int, str, int | None]]] | None = None,
 ) -> ResultReport:
     """The record gives the result.  It is official at once when each side's actions
     were entered by that side's own player, by an arbiter or organizer of the match,
@@ -242,11 +251,16 @@ def _finish_recorded_match(
     so there is nothing left to confirm.  A side whose actions another player
     entered (a loss on time claimed by the opponent, a match file one player
     uploaded, a money session one player closed) confirms once; the side that
-    entered everything counts as the reporter."""
+    entered everything counts as the reporter.
+
+    ``known``: the match's games and its live turns' (side, kind, recorded by) as
+    the caller holds them already (``record_games`` wrote them all), instead of
+    reading them back."""
     match.state = MatchState.FINISHED
     match.finished_at = timezone.now()
-    match.save(update_fields=["state", "finished_at"])
-    unvouched = _sides_entered_by_others(match, closed_by)
+    # Its start too: a whole record starts and ends the match in one call.
+    match.save(update_fields=["state", "started_at", "finished_at"])
+    unvouched = _sides_entered_by_others(match, closed_by, None if known is None else known[1])
     vouched = {1, 2} - unvouched
     report = results.file_report(
         match,
@@ -255,7 +269,7 @@ def _finish_recorded_match(
         reporter_side=vouched.pop() if len(vouched) == 1 else None,
         score1=score1,
         score2=score2,
-        games=adapters.game_log(match.games.order_by("number")),
+        games=adapters.game_log(match.games.order_by("number") if known is None else known[0]),
     )
     if not unvouched:
         report.deadline = None  # nothing to wait for
@@ -264,14 +278,20 @@ def _finish_recorded_match(
     return report
 
 
-def _sides_entered_by_others(match: Match, closed_by: Any) -> set[int]:
+def _sides_entered_by_others(
+    match: Match, closed_by: Any, turns: Iterable[tuple[int, str, int | None]] | None = None
+) -> set[int]:
     """Sides with an action in the live record entered by another player (not by
     their own player, an official of the match, or a scorer in scorer mode)."""
     from django.contrib.auth import get_user_model
 
     own = {1: match.player1.user_id, 2: match.player2.user_id}
-    rows = Turn.objects.filter(game__match=match, undone_at__isnull=True).values_list(
-        "side", "kind", "recorded_by_id"
+    rows = (
+        turns
+        if turns is not None
+        else Turn.objects.filter(game__match=match, undone_at__isnull=True).values_list(
+            "side", "kind", "recorded_by_id"
+        )
     )
     entered: dict[int, set[int]] = {}  # user -> sides they entered that are not theirs
     for side, kind, entrant in rows:

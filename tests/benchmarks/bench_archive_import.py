@@ -28,12 +28,14 @@ runs the same tasks in this process instead.  Timed, wall clock:
 
 1. ``upload_archive`` by the admin (in this process): the zip checked and
    listed; it owes ``games.scan_archive``;
-2. the scan (the worker): every file read and checked once, its hash and names;
+2. the scan (the worker): every file's hash, and its names (read as far as
+   they are written);
 3. the review (in this process): every name a new player (``review_names``),
    then ``start_import``, which creates the players and owes
-   ``games.import_archive``;
-4. the import (the worker): each file read and checked again and stored with
-   its games and turns, in its own transaction.
+   ``games.import_archive`` twice (``ARCHIVE_IMPORT_JOBS``: the default
+   worker has two processes on this machine's two cores);
+4. the import (the worker): each file read and checked whole, once, and stored
+   with its games and turns, in its own transaction.
 
 Total files/s and plays/s (checker plays of the imported records, compared
 with the play turns stored) are printed against the reference, measured in the
@@ -41,7 +43,9 @@ same run on the same 1,000 texts: gnubg-nn reading the plays, that is
 ``bench_corpus``'s reference path (the engine's reader and game state machine,
 each checker play checked by gnubg-nn's move generator), best of ``--rounds``.
 For the share of the engine, the engine's own reading of the same texts (no
-database; what the scan and the import each do once per file) is timed too.
+database; what the import does once per file) is timed too, and the worker's
+CPU time against the reference's (the import's two jobs share the cores; the
+goal is the wall time an admin waits).
 The goal of issue 16, at most 2x the reference as for the single-file import,
 is printed as met or missed, never asserted.  The run is bounded by
 ``--timeout`` (seconds, for the job).
@@ -50,6 +54,7 @@ is printed as met or missed, never asserted.  The run is bounded by
 from __future__ import annotations
 
 import argparse
+import gc
 import io
 import os
 import secrets
@@ -123,6 +128,11 @@ def main(argv: list[str] | None = None) -> int:
     plays = sum(count_plays(record) for record in records)
     games = sum(len(record.games) for record in records)
     archive = zipped(members)
+    # The 2,000 records read for the comparison are dropped before the job: kept,
+    # every collection of the garbage collector in this process (the upload, the
+    # review) would walk their millions of objects, which no web process holds.
+    del records, theirs, originals
+    gc.collect()
     print(
         f"archive: {len(files)} corpus files x {args.copies} copies = {len(members)} files, "
         f"{games:,} games, {plays:,} checker plays; zip {len(archive) / 1024:.0f} KiB"
@@ -433,20 +443,26 @@ def report(
     print(
         f"engine reading alone (no database): {engine_wall:7.2f} s "
         f"({engine_cpu:.2f} s CPU; {files / engine_wall:.0f} files/s, "
-        f"{plays / engine_wall:,.0f} plays/s); the job reads each file twice (scan, import)"
+        f"{plays / engine_wall:,.0f} plays/s); the import reads each file whole once"
     )
     print(
         f"reference (plays checked by gnubg-nn): {ref_wall:7.2f} s "
         f"({ref_cpu:.2f} s CPU; {files / ref_wall:.0f} files/s, {plays / ref_wall:,.0f} plays/s)"
     )
     ratio = total / ref_wall
+    if worker_cpu is not None:
+        # Wall time is the goal's measure; the CPU says what the two jobs cost.
+        print(
+            f"CPU: the worker's {worker_cpu:.2f} s are {worker_cpu / ref_cpu:.1f}x the "
+            "reference's; the import's jobs (ARCHIVE_IMPORT_JOBS, 2) use both cores"
+        )
     print(
         f"shares: the scan {phases['scan (worker)'] / engine_wall:.1f}x, the import "
         f"{phases['import (worker)'] / engine_wall:.1f}x the engine's reading alone"
     )
     verdict = "goal met" if ratio <= GOAL else "GOAL MISSED"
     print(
-        f"ratio: the archive import takes {ratio:.1f}x the reference "
+        f"ratio: the archive import takes {ratio:.2f}x the reference "
         f"({verdict}; goal <= {GOAL:.0f}x)"
     )
     return 0

@@ -799,3 +799,24 @@ def test_every_written_action_kind_is_kept() -> None:
     kinds = [a.kind for game in match.games for a in game.actions]
     assert kinds == [PLAY, PLAY, DOUBLE, "drop", PLAY, PLAY, DOUBLE, "take", PLAY, DOUBLE, "drop"]
     assert match.games[0].result.end == g.END_PASS
+
+
+def test_read_players_reads_as_far_as_game_ones_score_line() -> None:
+    """The names as ``parse_mat`` reads them, without the games: a file broken after
+    game 1's score line still names its players; one broken before is refused there."""
+    from engine.records.matfile import read_players
+    from tests.engine.test_corpus import CORPUS
+
+    head = " 3 point match\n\n Game 1\n Anna : 0                  Bob : 0\n"
+    assert read_players(head + "  1) 31: 8/5 6/5   zz: nonsense\n") == ("Anna", "Bob")
+    with pytest.raises(MatError) as late:
+        parse_mat(head + "  1) 31: 8/5 6/5   zz: nonsense\n")
+    assert late.value.line == 5
+    with pytest.raises(MatError) as early:
+        read_players(" 3 point match\n\n Game 1\n  1) 31: 8/5 6/5\n")
+    assert (early.value.code, early.value.line) == ("no_score_line", 4)
+    written = sorted(CORPUS.rglob("*.mat")) + sorted(CORPUS.rglob("*.txt"))
+    assert len(written) >= 20
+    for path in written:
+        text = path.read_text(encoding="utf-8")
+        assert read_players(text) == parse_mat(text).players

@@ -2,10 +2,12 @@ from __future__ import annotations
 
 import pytest
 
+from engine.records import sgf
 from engine.records.matfile import MatError, parse_mat
 from engine.records.sgf import SgfError, export_sgf, parse_sgf
 from engine.rules.board import BAR, OFF
 from engine.rules.variants import NACKGAMMON
+from tests.engine.test_corpus import CORPUS
 from tests.engine.test_matfile import DIALECTS, random_match, write_mat
 
 # The .mat record SHORT below, as GNU Backgammon writes it in SGF.
@@ -117,3 +119,21 @@ def test_sgf_errors_are_match_errors() -> None:
     with pytest.raises(SgfError) as caught:
         parse_sgf("no tree here")
     assert isinstance(caught.value, MatError) and caught.value.line == 1
+
+
+def test_read_players_reads_the_first_node_only() -> None:
+    """An archive's scan names a file's players from its first node: what follows
+    is not read (a file broken later is the import's to refuse, with its line)."""
+    root = "(;FF[4]GM[6]MI[length:3][game:0][ws:0][bs:0]PW[Anna \\] A.]PB[Bob]RU[Crawford]"
+    assert sgf.read_players(root + ";W[31hegf]") == ("Anna ] A.", "Bob")
+    assert sgf.read_players(root + ";W[31hegf] ) ( ;B[99zz") == ("Anna ] A.", "Bob")
+    with pytest.raises(sgf.SgfError) as broken:
+        sgf.parse_sgf(root + ";W[31hegf] ) ( ;B[99zz")
+    assert broken.value.line == 1
+    written = sorted(CORPUS.rglob("*.sgf"))
+    assert written  # GNU Backgammon's own match, as SGF
+    for path in written:
+        text = path.read_text(encoding="utf-8")
+        assert sgf.read_players(text) == sgf.parse_sgf(text).players
+    with pytest.raises(sgf.SgfError):
+        sgf.read_players("no tree here")

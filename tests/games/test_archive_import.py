@@ -169,10 +169,12 @@ def test_an_archive_is_scanned_reviewed_and_imported_with_a_report_per_file(
     ]
     archive = upload(world, members, django_capture_on_commit_callbacks)
 
-    # The scan read every file once: names known, refusals known already.
+    # The scan read each file as far as its names: the one that is no match file
+    # is refused already; the one with an illegal play is the import's to refuse.
     assert archive.state == ArchiveState.SCANNED
     assert (archive.files_total, archive.files_scanned) == (7, 7)
-    assert (archive.refused, archive.files_done) == (2, 2)
+    assert (archive.refused, archive.files_done) == (1, 1)
+    assert files(archive)["illegal.mat"].state == ArchiveFileState.PENDING
     names = {row.name: row for row in archive.names.all()}
     assert set(names) == {"Mamedov Elchin", "Zoe New", "Мамедов Эльчин", "Anna", "Bob"}
     # Across scripts and word order, one player of the federation: proposed as decided.
@@ -224,6 +226,37 @@ def test_an_archive_is_scanned_reviewed_and_imported_with_a_report_per_file(
     assert Match.objects.filter(federation=world.federation).count() == 4
     progress = archives.progress(ArchiveImport.objects.get(pk=archive.pk))
     assert (progress["percent"], progress["finished"], progress["state"]) == (100, True, "done")
+
+
+def test_the_scan_refuses_a_file_that_breaks_before_its_names_the_import_the_rest(
+    world: World, eager: None, django_capture_on_commit_callbacks: Any
+) -> None:
+    """The scan reads a ``.mat`` only as far as game 1's score line: what breaks
+    before it is refused at once with its line; a file that breaks later is read
+    whole, and refused, by the import."""
+    no_score = " 3 point match\n\n Game 1\n  1) 31: 8/5 6/5\n"
+    members = [("no-score.mat", no_score.encode()), ("illegal.mat", ILLEGAL.encode())]
+    archive = upload(world, members, django_capture_on_commit_callbacks)
+    scanned = files(archive)
+    assert (scanned["no-score.mat"].state, scanned["no-score.mat"].refusal_line) == (
+        "refused",
+        4,
+    )
+    assert scanned["no-score.mat"].refusal_code == "no_score_line"
+    assert (scanned["illegal.mat"].state, scanned["illegal.mat"].names) == (
+        "pending",
+        ["Anna", "Bob"],
+    )
+    services.review_names(archive, {"Anna": world.elchin}, by=world.admin)
+    archive = run_import(world, archive, django_capture_on_commit_callbacks)
+    illegal = files(archive)["illegal.mat"]
+    assert (illegal.state, illegal.refusal_line, archive.refused, archive.imported) == (
+        "refused",
+        6,
+        2,
+        0,
+    )
+    assert archive.state == ArchiveState.DONE
 
 
 def test_a_file_refused_while_it_is_stored_leaves_no_rows(

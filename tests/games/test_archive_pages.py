@@ -54,6 +54,8 @@ def test_upload_review_progress_and_report(
             {
                 f"name-{rows['Zoe New'].pk}": "new",
                 f"name-{rows['Mamedov Elchin'].pk}": f"p{world.elchin.pk}",
+                # bad.mat's players: its illegal play is the import's to refuse.
+                f"name-{rows['Anna'].pk}": "new",
                 "start": "1",
             },
         )

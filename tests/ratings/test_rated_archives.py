@@ -94,7 +94,7 @@ def test_an_archive_imported_unrated_changes_no_rating(
     assert dated.finished_at == dated.started_at == timezone.make_aware(PLAYED)
     assert undated.finished_at is not None and undated.finished_at >= before
 
-    # The ratings tasks ran for both results, and rated neither.
+    # Nothing rated them (no task was owed while the archive imported them).
     assert not RatingChange.objects.filter(match__in=(dated, undated)).exists()
     assert not PlayerRating.objects.filter(pool=pool).exists()
     assert services.update_after_match(dated.pk)[0].action == "not rated"
@@ -267,3 +267,32 @@ def test_the_event_date_of_a_file(
 ) -> None:
     moment = event_moment(headers)
     assert moment == (None if expected is None else timezone.make_aware(expected))
+
+
+def test_an_importing_archive_owes_no_rating_task_a_finished_one_does(
+    world: World, eager: None, django_capture_on_commit_callbacks: Any, monkeypatch: Any
+) -> None:
+    """While its archive imports a match, no pool can count it (one is chosen only
+    once the import is over, and ``rate_archive`` recomputes from the archive's first
+    match): its result owes no rating task.  Once the import is over, a change to
+    one of its results owes the task as any result does."""
+    from ratings import receivers
+
+    owed: list[tuple[Any, ...]] = []
+    real_owe = receivers.owe
+
+    def recording_owe(task: Any, *ids: Any) -> None:
+        owed.append((task.name, *ids))
+        real_owe(task, *ids)
+
+    monkeypatch.setattr(receivers, "owe", recording_owe)
+    archive, dated, undated = imported(world, django_capture_on_commit_callbacks)
+    assert [o for o in owed if o[0] == "ratings.update_for_match"] == []
+
+    assert not services.importing_archive_match(dated.pk)  # the archive is done
+    receivers.on_result_changed(dated.pk)
+    assert owed[-1] == ("ratings.update_for_match", dated.pk)
+    Match.objects.filter(pk=dated.pk).update(archive=None)
+    assert not services.importing_archive_match(dated.pk)
+    type(archive).objects.filter(pk=archive.pk).update(state=ArchiveState.IMPORTING)
+    assert services.importing_archive_match(undated.pk)
