@@ -48,6 +48,7 @@ INSTALLED_APPS = [
     "clubs",
     "games",
     "ratings",
+    "analysis",
     "tournaments",
 ]
 
@@ -185,6 +186,13 @@ ARCHIVE_ROOT = Path(env_str("ARCHIVE_ROOT", str(VAR_DIR / "archives")))
 # Jobs that import one archive at once (each file is read and checked in Python:
 # one job per worker process the import may use; README "Running in production").
 ARCHIVE_IMPORT_JOBS = max(1, env_int("ARCHIVE_IMPORT_JOBS", 2))
+# The analysis of recorded matches (analysis.services): which analyser, how deep
+# (plies, 1 = the network's own evaluation), the most decisions one match may
+# take, and whether a result made official owes its match's analysis.
+ANALYSIS_ANALYSER = env_str("ANALYSIS_ANALYSER", "bgsage")
+ANALYSIS_DEPTH = max(1, env_int("ANALYSIS_DEPTH", 1))
+ANALYSIS_MAX_DECISIONS = max(1, env_int("ANALYSIS_MAX_DECISIONS", 3000))
+ANALYSIS_ON_RESULT = env_bool("ANALYSIS_ON_RESULT", True)
 
 LOGIN_URL = "clubs:login"
 LOGIN_REDIRECT_URL = "clubs:account"

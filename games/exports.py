@@ -25,7 +25,7 @@ from engine.records import matfile, sgf
 from engine.records.notation import parse_moves
 from engine.rules.variants import get_variant
 from games import adapters
-from games.models import Game, GameEnd, Match, TurnKind
+from games.models import Game, GameEnd, Match, Turn, TurnKind
 
 # Our discipline variants that the .mat and .sgf formats know, with their names there.
 FORMAT_VARIANTS = {"short": "Backgammon", "nackgammon": "Nackgammon", "hypergammon": "Hypergammon"}
@@ -93,23 +93,41 @@ def _exported_games(match: Match) -> list[Game]:
     return games
 
 
-def _actions(game: Game, counter: Iterable[int]) -> list[matfile.MatAction]:
-    """The game's live turns as the match builder's actions (line numbers from ``counter``)."""
-    lines = iter(counter)
+def _action_turns(game: Game) -> list[Turn]:
+    """The game's stored turns that become the record's actions, in their order.
+
+    The match builder keeps exactly one action for each (a play, or a roll it
+    cannot play; a double, take, pass or beaver), so the turn of the record's
+    action ``i`` is this list's item ``i``.  Undone turns are left out; the opening
+    roll is the starter's first play (its dice come with that play's turn); a
+    resignation and its answer are the result line; a rejected resignation leaves
+    no trace in the file.
+    """
     turns = sorted(
         (turn for turn in game.turns.all() if turn.undone_at is None), key=lambda t: t.number
     )
+    return [turn for turn in turns if turn.kind == TurnKind.PLAY or turn.kind in _CUBE_ACTIONS]
+
+
+def action_turn_ids(game: Game) -> list[int]:
+    """The ids of the stored turns of ``game`` in the order of its actions in the
+    record ``mat_match`` builds: what locates a decision given by its action's index
+    (the analysis) on the stored turns (the replay)."""
+    return [turn.pk for turn in _action_turns(game)]
+
+
+def _actions(game: Game, counter: Iterable[int]) -> list[matfile.MatAction]:
+    """The game's live turns as the match builder's actions (line numbers from ``counter``)."""
+    lines = iter(counter)
     actions: list[matfile.MatAction] = []
-    for turn in turns:
+    for turn in _action_turns(game):
         side = adapters.side_of(turn.side)
         if turn.kind == TurnKind.PLAY:
             moves = tuple(parse_moves(turn.moves))
             dice = (int(turn.dice[0]), int(turn.dice[1]))
             actions.append(matfile.MatAction(next(lines), side, matfile.PLAY, dice, moves))
-        elif turn.kind in _CUBE_ACTIONS:
+        else:
             actions.append(matfile.MatAction(next(lines), side, _CUBE_ACTIONS[turn.kind]))
-        # The opening roll is the starter's first play; a resignation and its answer
-        # are the result line; a rejected resignation leaves no trace in the file.
     return actions
 
 

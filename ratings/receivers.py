@@ -14,6 +14,7 @@ registered in ``apps``.
 from __future__ import annotations
 
 from base.tasks import owe
+from games.services import archives as archive_imports
 from ratings import services, tasks
 
 
@@ -21,9 +22,9 @@ def on_result_changed(match_id: int) -> None:
     """A result became official, or stopped counting (its match was cancelled): bring
     the pools up to date with it once the transaction commits.  Not a match an
     archive is importing: no pool counts it before the import is over, and then
-    only when its admin chooses one (``archives.rate_archive`` recomputes the pool
+    only when its admin chooses one (``ratings.archives.rate_archive`` recomputes the pool
     from the archive's first match), so there is nothing to bring up to date."""
-    if services.importing_archive_match(match_id):
+    if archive_imports.importing(match_id):
         return
     owe(tasks.update_for_match, match_id)
 

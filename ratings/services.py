@@ -47,7 +47,7 @@ from clubs import permissions
 from clubs.models import FederationDiscipline, Membership, Player
 from clubs.services import audit
 from games import visibility
-from games.models import ArchiveState, Match, ResultStatus
+from games.models import Match, ResultStatus
 from ratings import adapters
 from ratings.adapters import Key
 from ratings.core import (
@@ -121,11 +121,6 @@ def rated_matches(pool: RatingPool) -> QuerySet[Match]:
         winner__in=(1, 2),
         finished_at__isnull=False,
     ).exclude(visibility.withheld_q())  # not public yet (a silent round): rated once released
-
-
-def importing_archive_match(match_id: int) -> bool:
-    """Whether the match is one an archive is importing now (see ``on_result_changed``)."""
-    return Match.objects.filter(pk=match_id, archive__state=ArchiveState.IMPORTING).exists()
 
 
 def counted_archives_q(pool: RatingPool) -> Q:

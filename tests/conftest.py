@@ -98,6 +98,13 @@ def english_by_default(settings):  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture(autouse=True)
+def no_analysis_on_result(settings):  # type: ignore[no-untyped-def]
+    """Results made official owe no analysis (a neural network's evaluations, seconds
+    a match) unless a test about the analysis asks for it."""
+    settings.ANALYSIS_ON_RESULT = False
+
+
+@pytest.fixture(autouse=True)
 def empty_cache() -> None:
     """Every test starts with an empty cache (base.httpcache): a test database rolled
     back hands out the same primary keys and versions again, and a fragment another

@@ -34,7 +34,7 @@ from tests.imports import (
     resolve,
 )
 
-APPS = ["outbox", "base", "idempotency", "clubs", "games", "ratings", "tournaments"]
+APPS = ["outbox", "base", "idempotency", "clubs", "games", "ratings", "analysis", "tournaments"]
 # Every top-level package of the product (a new one is checked from its first commit).
 PRODUCT = sorted(
     path.parent.name for path in ROOT.glob("*/__init__.py") if path.parent.name != "tests"

@@ -7,7 +7,8 @@ Rows become the core's plain types here, and nowhere else:
   a bye (no second entry), a forfeit (``forfeit_winner`` set, or the match
   was won by forfeit), a double forfeit (``BOTH_FORFEITED``, while its match,
   if any, stays cancelled) or the confirmed result of its ``games.Match`` (the
-  official score, never a pending report);
+  official score, never a pending report), with each player's PR and its
+  decisions from the match's analysis when it is done (the PR tie-break);
 * a bracket is rebuilt from the draw (entries by seed, fixed when the
   tournament started) and the recorded results are replayed on it in the
   order their pairings were made (``Pairing.slot`` is the core's match id),
@@ -25,9 +26,11 @@ import json
 import logging
 from collections.abc import Iterable
 
+from django.core.exceptions import ObjectDoesNotExist
 from django.db.models import QuerySet
 
-from games.models import MatchState, ResultStatus
+from analysis.models import AnalysisState, MatchAnalysis
+from games.models import Match, MatchState, ResultStatus
 from tournaments import core
 from tournaments.models import (
     BOTH_FORFEITED,
@@ -76,7 +79,10 @@ def pairing_rows(tournament: Tournament, flight: str | None = None) -> QuerySet[
     pairings = Pairing.objects.filter(round__tournament=tournament)
     if flight is not None:
         pairings = pairings.filter(round__flight=flight)
-    return pairings.select_related("round", "match").order_by("round__number", "table", "id")
+    # The match's analysis joined (the PR tie-break): no query more.
+    return pairings.select_related("round", "match", "match__analysis").order_by(
+        "round__number", "table", "id"
+    )
 
 
 def pairing_outcome(pairing: Pairing) -> tuple[int | None, bool] | None:
@@ -101,6 +107,19 @@ def is_decided(pairing: Pairing) -> bool:
     return pairing_outcome(pairing) is not None
 
 
+def done_analysis(match: Match) -> MatchAnalysis | None:
+    """The match's finished analysis, when it was read with the match (``pairing_rows``
+    joins it; a match read otherwise is taken as not analysed rather than cost a query
+    per match)."""
+    if not Match.analysis.is_cached(match):  # type: ignore[attr-defined]
+        return None
+    try:
+        analysis: MatchAnalysis = match.analysis  # type: ignore[attr-defined]
+    except ObjectDoesNotExist:
+        return None
+    return analysis if analysis.state == AnalysisState.DONE else None
+
+
 def match_result(pairing: Pairing, number: int | None = None) -> core.MatchResult | None:
     """The pairing's result for the core (round ``number``, default its round's), or None."""
     outcome = pairing_outcome(pairing)
@@ -115,8 +134,24 @@ def match_result(pairing: Pairing, number: int | None = None) -> core.MatchResul
     points1 = points2 = 0
     if match is not None and not forfeit and match.score1 is not None:
         points1, points2 = match.score1, match.score2 or 0
+    analysis = done_analysis(match) if match is not None and not forfeit else None
+    if analysis is None:
+        return core.MatchResult(
+            rnd, pairing.entry1_id, pairing.entry2_id, winner, points1, points2, forfeit=forfeit
+        )
+    # The match's player 1 is the pairing's first entry (a pairing makes its match so).
     return core.MatchResult(
-        rnd, pairing.entry1_id, pairing.entry2_id, winner, points1, points2, forfeit=forfeit
+        rnd,
+        pairing.entry1_id,
+        pairing.entry2_id,
+        winner,
+        points1,
+        points2,
+        forfeit=forfeit,
+        error_rate_a=analysis.pr1,
+        error_rate_b=analysis.pr2,
+        decisions_a=analysis.decisions1,
+        decisions_b=analysis.decisions2,
     )
 
 

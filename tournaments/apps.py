@@ -7,6 +7,7 @@ class TournamentsConfig(AppConfig):
     verbose_name = _("Tournaments")
 
     def ready(self) -> None:
+        from analysis.events import analysis_changed
         from clubs import landing, player_page
         from clubs.events import names_changed
         from games import belonging, visibility
@@ -21,6 +22,7 @@ class TournamentsConfig(AppConfig):
 
         result_confirmed.subscribe(receivers.on_result_confirmed)
         result_withdrawn.subscribe(receivers.on_result_withdrawn)
+        analysis_changed.subscribe(receivers.on_analysis_changed)
         names_changed.subscribe(receivers.on_names_changed)
         landing.extend(navigation.landing)
         visibility.extend(

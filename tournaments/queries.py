@@ -15,6 +15,7 @@ from typing import Any
 from django.db.models import Count, F, OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.shortcuts import get_object_or_404
 
+from analysis import queries as analysis_queries
 from clubs.models import Federation, Membership
 from tournaments import adapters, core
 from tournaments import permissions as tournament_permissions
@@ -474,3 +475,52 @@ def entry_clubs(tournament: Tournament) -> dict[int, str]:
     for player_id, club in memberships:
         clubs.setdefault(player_id, {})[club] = None
     return {player_id: ", ".join(names) for player_id, names in clubs.items()}
+
+
+# --- Analysis: PRs of the tournament's analysed matches
+
+
+@dataclass(frozen=True)
+class BestPR:
+    entry: Entry
+    pr: float
+    decisions: int
+    matches: int
+
+
+def best_prs(tournament: Tournament, user: Any, limit: int) -> list[BestPR]:
+    """The ``limit`` lowest PRs of the tournament's players over their analysed matches
+    (decisions-weighted, ``analysis.queries``), counting only the matches whose result
+    ``user`` may see (a silent round's analysis is hidden with its result): two
+    queries at most, whatever the field."""
+    analyses = analysis_queries.visible_to(
+        analysis_queries.done().filter(match__pairing__round__tournament=tournament), user
+    )
+    figures = analysis_queries.prs_by(
+        analyses, "match__pairing__entry1_id", "match__pairing__entry2_id"
+    )
+    top = analysis_queries.best(figures.values(), limit)
+    if not top:
+        return []
+    entries = Entry.objects.select_related("player").in_bulk([f.key for f in top])
+    return [
+        BestPR(entries[f.key], f.pr, f.decisions, f.matches)  # type: ignore[index]
+        for f in top
+        if f.key in entries
+    ]
+
+
+def event_prs(entries: Iterable[Entry], player_id: int, user: Any) -> dict[int, float]:
+    """The player's PR in each tournament of ``entries`` over their analysed matches
+    that ``user`` may see, by tournament id (one query for any number of entries)."""
+    tournament_ids = {entry.tournament_id for entry in entries}
+    if not tournament_ids:
+        return {}
+    analyses = analysis_queries.visible_to(
+        analysis_queries.done().filter(match__pairing__round__tournament_id__in=tournament_ids),
+        user,
+    )
+    figures = analysis_queries.player_prs_by(
+        analyses, player_id, "match__pairing__round__tournament_id"
+    )
+    return {key: figure.pr for key, figure in figures.items()}  # type: ignore[misc]

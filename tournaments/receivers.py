@@ -26,6 +26,14 @@ def on_result_withdrawn(match_id: int) -> None:
         owe(tasks.result_withdrawn_task, match_id)
 
 
+def on_analysis_changed(match_id: int) -> None:
+    """A match's analysis changed (analysis; it runs after the result, so the
+    standings and the pages computed from it do not know its PR yet): if it is a
+    pairing's, they follow once it commits."""
+    if _is_a_pairings(match_id):
+        owe(tasks.analysis_changed_task, match_id)
+
+
 def on_names_changed(player_ids: list[int], club_ids: list[int]) -> None:
     """Names or clubs changed (clubs): the tournament pages showing them are rendered
     again once the transaction commits."""

@@ -69,6 +69,12 @@ def result_withdrawn_task(match_id: int) -> None:
     services.on_result_withdrawn(match_id)
 
 
+@shared_task(base=OwedTask, name="tournaments.analysis_changed")
+def analysis_changed_task(match_id: int) -> None:
+    """A pairing's match was analysed (owed by ``receivers``): standings and pages follow."""
+    services.on_analysis_changed(match_id)
+
+
 @shared_task(base=OwedTask, name="tournaments.names_changed")
 def names_changed_task(player_ids: list[int], club_ids: list[int]) -> int:
     """Names or clubs shown on tournament pages changed (owed by ``receivers``): the

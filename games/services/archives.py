@@ -66,6 +66,7 @@ from games.models import (
     ArchiveImport,
     ArchiveName,
     ArchiveState,
+    Match,
 )
 from games.services.matfiles import store_record
 from games.services.recording import RecordingError
@@ -167,6 +168,13 @@ def _count_entries(content: File[bytes]) -> None:
             % {"limit": MAX_MEMBERS, "count": end[zipfile._ECD_ENTRIES_TOTAL]},  # type: ignore[attr-defined]
             code="archive_too_many",
         )
+
+
+def importing(match_id: int) -> bool:
+    """Whether the match is one an archive is importing now: the work a match's
+    result owes elsewhere (its ratings, its analysis) waits for what the archive's
+    admin chooses once the import is over."""
+    return Match.objects.filter(pk=match_id, archive__state=ArchiveState.IMPORTING).exists()
 
 
 def archive_scope(archive: ArchiveImport) -> Federation | Club:

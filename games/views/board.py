@@ -47,7 +47,7 @@ from django.views.decorators.http import require_GET, require_POST
 from base import locking
 from base.engine_messages import result_label
 from clubs import permissions
-from games import adapters, boardsvg, queries, services, visibility
+from games import adapters, boardsvg, match_extras, queries, services, visibility
 from games import permissions as side_rules
 from games.models import (
     ClockMode,
@@ -708,11 +708,14 @@ def replay(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         frames.append(_frame(match, state, turn, _turn_text(turn)))
     context = _page_context(request, match)
     games = list(match.games.order_by("number"))
+    # What higher apps say of each turn (the analysis: its mark and the best play).
+    notes = match_extras.turn_notes(request, match, game)
     context.update(
         {
             "game": game,
             "games": games,
-            "turns": [_turn_row(match, t) for t in turns],
+            "turns": [_turn_row(match, t) | {"notes": notes.get(t.pk, [])} for t in turns],
+            "extra_styles": match_extras.stylesheets(),
             "frames": frames,
             "result_label": result_label(game.result) if game.finished else "",
             "winner_name": _name(match, game.winner),

@@ -20,7 +20,7 @@ from base.engine_messages import warning_message
 from clubs import permissions
 from clubs.forms import add_service_errors
 from clubs.views.accounts import signed_in
-from games import adapters, belonging, exports, queries, services, visibility
+from games import adapters, belonging, exports, match_extras, queries, services, visibility
 from games import permissions as side_rules
 from games.forms import (
     CancelForm,
@@ -135,6 +135,9 @@ def match_context(request: HttpRequest, match: Match, **bound: Any) -> dict[str,
         "last_game": games[-1] if games else None,
         "can_download": match.recorded and has_games and exports.mat_supported(match),
         "sgf": match.recorded and has_games and exports.sgf_supported(match),
+        # What higher apps know of the match (its analysis), as blocks they render.
+        "extras": match_extras.blocks(request, match),
+        "extra_styles": match_extras.stylesheets(),
     }
     # A result is reported once; while it awaits an answer only its reporter may
     # correct it, or an arbiter or organizer enter the official one instead (a

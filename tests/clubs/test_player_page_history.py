@@ -56,7 +56,7 @@ def match_row(html: str, match: Match) -> str:
 
 
 def test_both_apps_register_their_section() -> None:
-    assert [s.name for s in player_page.sections()] == ["events", "matches"]
+    assert [s.name for s in player_page.sections()] == ["events", "pr", "matches"]
 
 
 def test_a_silent_rounds_result_stays_hidden_on_the_players_page(client: Client) -> None:
@@ -202,7 +202,8 @@ def test_the_page_costs_the_same_queries_for_any_history(
     player = PlayerFactory(federation=federation)
     fill(player, federation, size)
     # The player and their clubs (2), their ratings (the ratings app's part), their
-    # events (a count, a page, the places: 3) and matches (a count, a page: 2).
+    # events (a count, a page, the places, the PRs per event: 4), their analysed
+    # matches' PR (1) and matches (a count, a page: 2).
     with django_assert_num_queries(QUERIES):
         html = page(client, player)
     events, matches = section(html, "events"), section(html, "matches")
@@ -211,7 +212,7 @@ def test_the_page_costs_the_same_queries_for_any_history(
     assert events.count('class="place"') == min(size, player_events.EVENTS_PER_PAGE)
 
 
-QUERIES = 8
+QUERIES = 10
 
 
 def test_each_section_pages_on_its_own(client: Client) -> None:

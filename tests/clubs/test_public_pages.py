@@ -232,8 +232,8 @@ def test_player_profile_query_count_is_constant(
     # the player with federation, the memberships with clubs and their federations
     # (+ the player's rating per pool), and clubs.player_page's sections: their events
     # and their matches, none here (a count each; tests/clubs/test_player_page_history.py
-    # counts them with a history)
-    with django_assert_num_queries(5):
+    # counts them with a history), and their analysed matches' PR (one)
+    with django_assert_num_queries(6):
         html = page(client, reverse("clubs:player", args=[player.pk]))
     assert html.count("/clubs/club-") == memberships
 

@@ -52,7 +52,8 @@ def test_every_product_task_uses_the_base_but_the_outbox_drain() -> None:
     product = {
         name: task
         for name, task in celery_app.tasks.items()
-        if name.split(".")[0] in {"games", "ratings", "tournaments", "idempotency", "outbox"}
+        if name.split(".")[0]
+        in {"games", "ratings", "analysis", "tournaments", "idempotency", "outbox"}
     }
     assert {
         "games.confirm_overdue_reports",
@@ -64,6 +65,8 @@ def test_every_product_task_uses_the_base_but_the_outbox_drain() -> None:
         "ratings.recompute_pool_from",
         "ratings.publish_monthly_lists",
         "ratings.names_changed",
+        "analysis.analyse_match",
+        "tournaments.analysis_changed",
         "tournaments.compute_standings",
         "tournaments.result_confirmed",
         "tournaments.result_withdrawn",

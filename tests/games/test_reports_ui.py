@@ -523,9 +523,10 @@ def test_the_match_page_query_count_does_not_grow_with_games(
     play_out(recorded, seed=seed)
     client.force_login(user_of(recorded, 0))
     page(client, recorded)  # content types cached
-    # session, user, roles, match, games, turns, reports, responses, and the
-    # tournament pairing it may belong to (games.belonging)
-    with django_assert_num_queries(9):
+    # session, user, roles, match, games, turns, reports, responses, the
+    # tournament pairing it may belong to (games.belonging), and its analysis
+    # (analysis.extras, a block of the page for a finished recorded match)
+    with django_assert_num_queries(10):
         page(client, recorded)
 
 

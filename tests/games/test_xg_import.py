@@ -68,8 +68,9 @@ def refusal(data: bytes) -> XgFileError:
 
 
 def test_bgsage_is_imported_by_the_one_adapter_only() -> None:
-    """bgsage (MPL-2.0) stays behind games/xgfile.py: no other product module,
-    and never the engine, imports it."""
+    """bgsage (MPL-2.0) stays behind its two adapters, games/xgfile.py (reading
+    .xg files) and analysis/analysers/bgsage_analyser.py (the match analysis):
+    no other product module, and never the engine, imports it."""
     importers = sorted(
         str(path.relative_to(ROOT))
         for package in ROOT.glob("*/__init__.py")
@@ -77,7 +78,7 @@ def test_bgsage_is_imported_by_the_one_adapter_only() -> None:
         for path in package.parent.rglob("*.py")
         if "bgsage" in imported_roots(path) or "bgbot_cpp" in imported_roots(path)
     )
-    assert importers == ["games/xgfile.py"]
+    assert importers == ["analysis/analysers/bgsage_analyser.py", "games/xgfile.py"]
 
 
 # --- Reading ------------------------------------------------------------------------------

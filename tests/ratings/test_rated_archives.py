@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from clubs.models import AuditEntry, FederationDiscipline, Role
 from games.models import ArchiveState, Match, ResultStatus
+from games.services import archives as archives_service
 from games.services.matfiles import event_moment
 from outbox.models import PendingTask
 from ratings import archives, services
@@ -289,10 +290,10 @@ def test_an_importing_archive_owes_no_rating_task_a_finished_one_does(
     archive, dated, undated = imported(world, django_capture_on_commit_callbacks)
     assert [o for o in owed if o[0] == "ratings.update_for_match"] == []
 
-    assert not services.importing_archive_match(dated.pk)  # the archive is done
+    assert not archives_service.importing(dated.pk)  # the archive is done
     receivers.on_result_changed(dated.pk)
     assert owed[-1] == ("ratings.update_for_match", dated.pk)
     Match.objects.filter(pk=dated.pk).update(archive=None)
-    assert not services.importing_archive_match(dated.pk)
+    assert not archives_service.importing(dated.pk)
     type(archive).objects.filter(pk=archive.pk).update(state=ArchiveState.IMPORTING)
-    assert services.importing_archive_match(undated.pk)
+    assert archives_service.importing(undated.pk)

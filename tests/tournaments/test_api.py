@@ -162,7 +162,7 @@ def test_creating_a_tournament_by_role(client, world) -> None:  # type: ignore[n
     assert response.status_code == 200 and response.json()["rounds_planned"] == 9
 
 
-def test_the_pr_tie_break_is_refused_with_the_reason(client, world) -> None:  # type: ignore[no-untyped-def]
+def test_the_pr_tie_break_is_offered(client, world) -> None:  # type: ignore[no-untyped-def]
     client.force_login(world.fed_admin)
     data = {
         "name": "Кубок с PR",
@@ -172,17 +172,15 @@ def test_the_pr_tie_break_is_refused_with_the_reason(client, world) -> None:  # 
         "rounds_planned": 5,
         "tie_breaks": ["BH", "PR"],
     }
-    refused = send(client, "/api/tournaments/", data)
-    assert refused.status_code == 400
-    (message,) = refused.json()["tie_breaks"]
-    assert message.startswith("The tie-break PR is not offered: it needs analysed matches")
-    assert not Tournament.objects.filter(name="Кубок с PR").exists()
+    created = send(client, "/api/tournaments/", data)
+    assert created.status_code == 201, created.content
+    assert Tournament.objects.get(name="Кубок с PR").tie_breaks == ["BH", "PR"]
     draft = world.draft_swiss
     patch = send(client, f"/api/tournaments/{draft.pk}/", {"tie_breaks": ["PR"]}, "patch")
-    assert patch.status_code == 400 and "PR is not offered" in patch.json()["tie_breaks"][0]
-    # The schema lists only the offered codes.
+    assert patch.status_code == 200 and patch.json()["tie_breaks"] == ["PR"]
+    # The schema lists the offered codes, PR among them.
     schema = client.get("/api/schema/", HTTP_ACCEPT="application/json").content.decode()
-    assert "chosen from: WIN, WON, DE, BH, BH-C1, BH-M1, SB, PS, KS, PD, PW, ARO." in schema
+    assert "chosen from: WIN, WON, DE, BH, BH-C1, BH-M1, SB, PS, KS, PD, PW, ARO, PR." in schema
 
 
 def test_federation_admin_runs_a_round_plain_user_cannot(client, world) -> None:  # type: ignore[no-untyped-def]

@@ -267,19 +267,17 @@ def test_settings_change_only_what_the_state_allows(client, running) -> None:  #
     assert t.format == "swiss"
 
 
-def test_pr_is_offered_only_to_a_tournament_that_has_it(client, running) -> None:  # type: ignore[no-untyped-def]
+def test_pr_is_offered_now_that_matches_are_analysed(client, running) -> None:  # type: ignore[no-untyped-def]
     t, admin = running
     client.force_login(admin)
     new_form = client.get(reverse("tournaments:new")).context["form"]
-    assert "tb_pr" not in new_form.fields and "tb_aro" in new_form.fields
-    assert "PR" not in [field.label for field in new_form.tiebreak_fields()]
-    # A tournament that chose PR while it was offered still sees it, with a note.
+    assert "tb_pr" in new_form.fields and "tb_aro" in new_form.fields
+    assert "PR" in [field.label for field in new_form.tiebreak_fields()]
     Tournament.objects.filter(pk=t.pk).update(tie_breaks=["BH", "PR", "SB"])
     page = client.get(reverse("tournaments:settings", args=[t.pk]))
     form = page.context["form"]
     assert form.initial["tb_pr"] == 2
-    assert "breaks no tie" in str(form.fields["tb_pr"].help_text)
-    assert "breaks no tie" in page.content.decode()
+    assert "breaks no tie" not in str(form.fields["tb_pr"].help_text)
 
 
 # --- State and entries

@@ -192,8 +192,9 @@ def test_the_swiss_page_costs_the_same_queries_for_any_field(
     services.compute_standings(t)
     url = reverse("tournaments:public", args=[t.federation.slug, t.slug])
     # Tournament, rounds, published standings, entry counts, the round in play's
-    # pairings for its progress, and its first tables.
-    with django_assert_num_queries(6):
+    # pairings for its progress, its first tables, and the analysed matches' best PRs
+    # (one more, the entries shown, only when some match is analysed).
+    with django_assert_num_queries(7):
         html = client.get(url).content.decode()
     in_play = Round.objects.filter(tournament=t).order_by("number").last()
     assert html.count('class="table-no"') == Pairing.objects.filter(round=in_play).count()

@@ -188,8 +188,9 @@ def test_a_players_page_shows_their_table_opponent_record_and_standing(client: C
 PAGES = {
     # page: (URL name and arguments, queries cold, queries when its fragment is cached)
     # Tournament, rounds, published standings, entry counts, the round in play's
-    # pairings for its progress, and its first tables.
-    "overview": (("public",), 6, 1),
+    # pairings for its progress, its first tables, and the best PRs (one more, their
+    # entries, only when some match is analysed).
+    "overview": (("public",), 7, 1),
     # Tournament, rounds, a page of tables.
     "round": (("public_round", "main", 3), 3, 1),
     # Tournament, rounds, published standings, the round in play's pairings.

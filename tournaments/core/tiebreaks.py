@@ -15,9 +15,12 @@ Codes (TOURNAMENTS.md), higher is better unless noted:
     PW     points won: own match points, played matches
     ARO    average rating of the opponents met over the board (rounded, FIDE),
            None when no rated opponent was met
-    PR     average error rate over the matches that have one (lower is better),
-           None when no match has one; not offered while no match is analysed
-           (``UNAVAILABLE_CODES``)
+    PR     Performance Rating over the played matches that have one (lower is
+           better), None when none has: weighted by each match's decisions when
+           they are given (``MatchResult.decisions_a``/``_b``), as the field
+           computes an event's PR (its errors over its decisions, not a mean
+           of match PRs, which would make a 3-point match weigh like a
+           13-point one); a match without a count weighs 1
 
 Unplayed rounds (FIDE C.07 §16, as TOURNAMENTS.md reads it): a round a player
 did not play over the board - a bye, a forfeit won or lost, a double forfeit,
@@ -60,10 +63,10 @@ TIEBREAK_CODES: tuple[str, ...] = (
     "PR",
 )
 LOWER_IS_BETTER: frozenset[str] = frozenset({"PR"})
-UNAVAILABLE_CODES: frozenset[str] = frozenset({"PR"})
-"""Codes computed here but not offered to organizers: PR needs an error rate
-per match, and no match is analysed yet, so it would be empty for everyone.
-A tournament that chose one before keeps it (it breaks no tie while empty)."""
+UNAVAILABLE_CODES: frozenset[str] = frozenset()
+"""Codes computed here but not offered to organizers (none today: PR became
+available with the analysis of recorded matches).  A tournament that chose
+one before keeps it."""
 
 
 def offered_codes(kept: Iterable[str] = ()) -> tuple[str, ...]:
@@ -77,9 +80,9 @@ def offered_codes(kept: Iterable[str] = ()) -> tuple[str, ...]:
 PLAYED_WIN, PLAYED_LOSS, FORFEIT_WIN, FORFEIT_LOSS, BYE, DOUBLE_FORFEIT = range(6)
 
 
-RoundRecord = tuple[int, EntryId | None, int, int, int, float | None]
-"""One round from one player's side, a plain tuple for speed:
-(round, opponent or None, kind, own match points, opponent's match points, own error rate)."""
+RoundRecord = tuple[int, EntryId | None, int, int, int, float | None, int]
+"""One round from one player's side, a plain tuple for speed: (round, opponent or
+None, kind, own match points, opponent's match points, own error rate, its weight)."""
 
 
 def check_codes(codes: Iterable[str]) -> None:
@@ -98,7 +101,7 @@ def player_rounds(
         try:
             ra = out[a]
             if b is None:
-                ra.append((rnd, None, BYE, 0, 0, None))
+                ra.append((rnd, None, BYE, 0, 0, None, 0))
                 continue
             rb = out[b]
         except KeyError as exc:
@@ -107,20 +110,22 @@ def player_rounds(
             ) from None
         if r.forfeit:
             if r.winner is None:
-                ra.append((rnd, b, DOUBLE_FORFEIT, 0, 0, None))
-                rb.append((rnd, a, DOUBLE_FORFEIT, 0, 0, None))
+                ra.append((rnd, b, DOUBLE_FORFEIT, 0, 0, None, 0))
+                rb.append((rnd, a, DOUBLE_FORFEIT, 0, 0, None, 0))
             elif r.winner == a:
-                ra.append((rnd, b, FORFEIT_WIN, 0, 0, None))
-                rb.append((rnd, a, FORFEIT_LOSS, 0, 0, None))
+                ra.append((rnd, b, FORFEIT_WIN, 0, 0, None, 0))
+                rb.append((rnd, a, FORFEIT_LOSS, 0, 0, None, 0))
             else:
-                ra.append((rnd, b, FORFEIT_LOSS, 0, 0, None))
-                rb.append((rnd, a, FORFEIT_WIN, 0, 0, None))
-        elif r.winner == a:
-            ra.append((rnd, b, PLAYED_WIN, r.points_a, r.points_b, r.error_rate_a))
-            rb.append((rnd, a, PLAYED_LOSS, r.points_b, r.points_a, r.error_rate_b))
+                ra.append((rnd, b, FORFEIT_LOSS, 0, 0, None, 0))
+                rb.append((rnd, a, FORFEIT_WIN, 0, 0, None, 0))
         else:
-            ra.append((rnd, b, PLAYED_LOSS, r.points_a, r.points_b, r.error_rate_a))
-            rb.append((rnd, a, PLAYED_WIN, r.points_b, r.points_a, r.error_rate_b))
+            kind_a, kind_b = (
+                (PLAYED_WIN, PLAYED_LOSS) if r.winner == a else (PLAYED_LOSS, PLAYED_WIN)
+            )
+            weight_a = 1 if r.decisions_a is None else r.decisions_a
+            weight_b = 1 if r.decisions_b is None else r.decisions_b
+            ra.append((rnd, b, kind_a, r.points_a, r.points_b, r.error_rate_a, weight_a))
+            rb.append((rnd, a, kind_b, r.points_b, r.points_a, r.error_rate_b, weight_b))
     for pid, recs in out.items():
         last = 0
         for rec in recs:
@@ -182,9 +187,9 @@ def tiebreak_values(
         aro_sum = 0.0
         aro_n = 0
         pr_sum = 0.0
-        pr_n = 0
+        pr_weight = 0
         expected = 1
-        for rnd, opp, kind, own, against, err in rounds[pid]:
+        for rnd, opp, kind, own, against, err, weight in rounds[pid]:
             if rnd > n_rounds:
                 break
             if rnd > expected and count_absences:
@@ -203,8 +208,8 @@ def tiebreak_values(
                     aro_sum += orating
                     aro_n += 1
                 if err is not None:
-                    pr_sum += err
-                    pr_n += 1
+                    pr_sum += err * weight
+                    pr_weight += weight
                 pts = 1 if kind == PLAYED_WIN else 0
                 won += pts
                 vals.append((1, value))
@@ -242,7 +247,7 @@ def tiebreak_values(
             "PD": pd,
             "PW": pw,
             "ARO": _round_half_up(aro_sum / aro_n) if aro_n else None,
-            "PR": pr_sum / pr_n if pr_n else None,
+            "PR": pr_sum / pr_weight if pr_weight else None,
         }
     return out
 
@@ -258,7 +263,7 @@ def direct_encounter_points(
     for p in group:
         met: set[EntryId | None] = set()
         won = 0
-        for _, opp, kind, _, _, _ in rounds[p]:
+        for _, opp, kind, _, _, _, _ in rounds[p]:
             if kind <= PLAYED_LOSS and opp in members:
                 met.add(opp)
                 if kind == PLAYED_WIN:

@@ -46,7 +46,9 @@ class MatchResult:
     over the board: ``winner`` won by forfeit, or nobody did (``winner is
     None``: both forfeited, a loss for each).  ``points_a``/``points_b`` are
     the final match score (e.g. 9 and 4); ``error_rate_a``/``error_rate_b`` are
-    optional analysis figures (the PR tie-break; lower is better).
+    optional analysis figures (the PR tie-break; lower is better), and
+    ``decisions_a``/``decisions_b`` the decisions each was computed over (their
+    weights in the event's PR; None: the match weighs 1).
     """
 
     round: int
@@ -58,6 +60,8 @@ class MatchResult:
     forfeit: bool = False
     error_rate_a: float | None = None
     error_rate_b: float | None = None
+    decisions_a: int | None = None
+    decisions_b: int | None = None
 
     def __post_init__(self) -> None:
         if self.round < 1:

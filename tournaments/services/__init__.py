@@ -60,6 +60,7 @@ from tournaments.services.setup import (
 from tournaments.services.standings import (
     STALE_REQUEST,
     compute_standings,
+    on_analysis_changed,
     on_result_confirmed,
     on_result_withdrawn,
     publish_standings,
@@ -89,6 +90,7 @@ __all__ = [
     "final_rows",
     "finish_tournament",
     "forfeit",
+    "on_analysis_changed",
     "on_result_confirmed",
     "on_result_withdrawn",
     "pair_next_round",

@@ -154,6 +154,19 @@ def on_result_withdrawn(match_id: int) -> None:
         request_standings(tournament_id)
 
 
+@transaction.atomic
+def on_analysis_changed(match_id: int) -> None:
+    """A pairing's match was analysed (or its analysis replaced; ``tasks.
+    analysis_changed_task``, queued on the analysis's commit by ``receivers``): its
+    players' PR feeds the PR tie-break and the tournament page's best PRs, so the
+    standings are asked for again (their digest holds the PRs: a table changes only
+    if they changed) and the public pages are rendered again."""
+    tournament_id = _tournament_of_match(match_id)
+    if tournament_id is not None:
+        bump_public_version(locking.row(Tournament.objects, pk=tournament_id))
+        request_standings(tournament_id)
+
+
 def _tournament_of_match(match_id: int) -> int | None:
     return (
         Pairing.objects.filter(match_id=match_id).values_list("round__tournament_id", flat=True)

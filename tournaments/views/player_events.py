@@ -1,8 +1,9 @@
 """The events section of a player's public page (``clubs.player_page``, registered in
 ``TournamentsConfig.ready``): the public tournaments they entered, newest first, a
-page at a time, each with their place in its latest published standings and a link
-to their own page in the tournament.  Tournaments without a public page (private,
-in a draft, of a hidden federation) are not listed."""
+page at a time, each with their place in its latest published standings, their PR
+there over the analysed matches the viewer may see, and a link to their own page in
+the tournament.  Tournaments without a public page (private, in a draft, of a hidden
+federation) are not listed."""
 
 from __future__ import annotations
 
@@ -31,7 +32,12 @@ def render_section(request: HttpRequest, player: Player) -> SafeString:
         raise Http404(_("No such page.")) from None
     entries = list(page.object_list)
     places = queries.published_places(entries)
-    rows = [{"entry": entry, "place": places.get(entry.pk)} for entry in entries]
+    # The player's PR in each event, over the analysed matches the viewer may see.
+    prs = queries.event_prs(entries, player.pk, request.user)
+    rows = [
+        {"entry": entry, "place": places.get(entry.pk), "pr": prs.get(entry.tournament_id)}
+        for entry in entries
+    ]
     html: SafeString = render_to_string(
         "tournaments/_player_events.html",
         {"page": page, "rows": rows, "param": PAGE_PARAMETER, "anchor": "events"},

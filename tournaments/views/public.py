@@ -59,6 +59,8 @@ ENTRIES_PER_PAGE = 100
 # The tournament page's standings: the top of each table, of the first few tables.
 STANDINGS_TOP = 10
 STANDINGS_TOP_TABLES = 4
+# The tournament page's best PRs (analysed matches): the lowest few.
+BEST_PR_TOP = 10
 FOUND_AT_MOST = 20
 # The bound is the one the API splits by too (``brackets.SPLIT_MATCHES``).
 BRACKET_SPLIT_MATCHES = brackets.SPLIT_MATCHES
@@ -336,6 +338,9 @@ def _overview(tournament: Tournament, user: Any) -> str:
         # The format's settings named beside it ("rounds: 7").
         format_facts=fmt.public_facts,
         clock=clock_text(tournament),
+        # Kept with the page's version: a finished analysis moves it
+        # (services.on_analysis_changed), and the viewer's key says what they may see.
+        best_prs=queries.best_prs(tournament, user, BEST_PR_TOP),
         **_standings_context(tournament, rounds, snapshot, user),
     )
     return render_to_string("tournaments/public_detail.html", context)

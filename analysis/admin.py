@@ -1,0 +1,46 @@
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
+
+from analysis import tasks
+from analysis.models import MatchAnalysis
+from base.tasks import owe
+
+
+@admin.register(MatchAnalysis)
+class MatchAnalysisAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    list_display = ("match", "state", "refusal", "pr1", "pr2", "decisions", "seconds")
+    list_filter = ("state", "analyser", "depth")
+    list_select_related = ("match", "match__player1", "match__player2")
+    readonly_fields = [f.name for f in MatchAnalysis._meta.fields]
+    actions = ["analyse_again"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    @admin.action(description=_("Analyse the selected matches again"))
+    def analyse_again(self, request: HttpRequest, queryset: QuerySet[MatchAnalysis]) -> None:
+        match_ids = list(queryset.values_list("match_id", flat=True))
+        # A changed analyser or depth, or a record changed since: the task decides.
+        MatchAnalysis.objects.filter(match_id__in=match_ids).update(record_hash="")
+        for match_id in match_ids:
+            owe(tasks.analyse_match, match_id)
+        self.message_user(
+            request,
+            ngettext(
+                "%(count)d match will be analysed again.",
+                "%(count)d matches will be analysed again.",
+                len(match_ids),
+            )
+            % {"count": len(match_ids)},
+            messages.SUCCESS,
+        )
