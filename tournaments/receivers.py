@@ -8,14 +8,16 @@ transaction after the commit (see ``base.locking`` for the lock order).
 from __future__ import annotations
 
 from base.tasks import owe
+from games.services import archives as archive_imports
 from tournaments import tasks
 from tournaments.models import Pairing
 
 
 def on_result_confirmed(match_id: int) -> None:
     """A games result became official: if it is a pairing's, the standings and the
-    webhook follow once the transaction commits."""
-    if _is_a_pairings(match_id):
+    webhook follow once the transaction commits.  (A match an archive import is
+    storing now is no pairing's: asked without a query.)"""
+    if not archive_imports.storing() and _is_a_pairings(match_id):
         owe(tasks.result_confirmed_task, match_id)
 
 

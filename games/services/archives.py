@@ -36,6 +36,7 @@ import zlib
 from collections import Counter, defaultdict
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import IO, Any, Final
 
@@ -170,10 +171,24 @@ def _count_entries(content: File[bytes]) -> None:
         )
 
 
+# True while an import job stores one file: the only match whose result becomes
+# official meanwhile is that file's (store_record creates one), so the subscribers
+# asking ``importing`` need no query for it.
+_STORING: ContextVar[bool] = ContextVar("archive_storing", default=False)
+
+
+def storing() -> bool:
+    """Whether an import job is storing a file in this transaction (no query): a
+    match whose result becomes official now is that file's, no tournament's."""
+    return _STORING.get()
+
+
 def importing(match_id: int) -> bool:
     """Whether the match is one an archive is importing now: the work a match's
     result owes elsewhere (its ratings, its analysis) waits for what the archive's
     admin chooses once the import is over."""
+    if _STORING.get():
+        return True
     return Match.objects.filter(pk=match_id, archive__state=ArchiveState.IMPORTING).exists()
 
 
@@ -809,18 +824,22 @@ def _import_one(
                 with transaction.atomic():  # a savepoint: a refused file leaves no rows
                     player1, player2 = _sides(file, players)
                     record = read_record(_format(file.name) or "", stored.member(file))
-                    match = store_record(
-                        record,
-                        by=archive.uploaded_by,
-                        player1=player1,
-                        player2=player2,
-                        discipline=archive.discipline,
-                        federation=archive.federation,
-                        archive=archive,
-                        scored_otherwise=_(
-                            "%(discipline)s scores games differently from the file."
-                        ),
-                    )
+                    storing = _STORING.set(True)
+                    try:
+                        match = store_record(
+                            record,
+                            by=archive.uploaded_by,
+                            player1=player1,
+                            player2=player2,
+                            discipline=archive.discipline,
+                            federation=archive.federation,
+                            archive=archive,
+                            scored_otherwise=_(
+                                "%(discipline)s scores games differently from the file."
+                            ),
+                        )
+                    finally:
+                        _STORING.reset(storing)
                     file.match, file.warning_count = match, len(record.warnings)
                     file.state = IMPORTED[1] if record.warnings else IMPORTED[0]
                     file.save(update_fields=["match", "warning_count", "state"])
