@@ -9,7 +9,12 @@ class AnalysisConfig(AppConfig):
     verbose_name = _("Analysis")
 
     def ready(self) -> None:
-        from analysis import extras, player_pr, receivers
+        from analysis import (
+            extras,
+            permissions,  # noqa: F401  (registers the analysis's rules)
+            player_pr,
+            receivers,
+        )
         from clubs import player_page
         from games import match_extras
         from games.events import result_confirmed

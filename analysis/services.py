@@ -16,7 +16,7 @@ from __future__ import annotations
 import hashlib
 import time
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 from django.conf import settings
 from django.db import transaction
@@ -27,6 +27,8 @@ from analysis.core import AnalysisError, analyse_match
 from analysis.core import MatchAnalysis as Analysed
 from analysis.events import analysis_changed
 from analysis.models import AnalysedDecision, AnalysisState, MatchAnalysis
+from base.tasks import owe
+from clubs import permissions
 from engine.records import matfile
 from games import exports
 from games.models import Match, MatchState, ResultStatus
@@ -170,6 +172,42 @@ def _store(match: Match, record_hash: str, result: Analysed, seconds: float) -> 
             batch_size=1000,
         )
         analysis_changed.send(match_id=match.pk)
+
+
+@dataclass(frozen=True)
+class Progress:
+    """How far the analysis of all the finished recorded matches has come."""
+
+    eligible: int
+    analysed: int  # with today's analyser and depth (or refused by them)
+
+    @property
+    def backlog(self) -> int:
+        return self.eligible - self.analysed
+
+    @property
+    def percent(self) -> int:
+        return round(100 * self.analysed / self.eligible) if self.eligible else 100
+
+
+def progress() -> Progress:
+    """Two counts, whatever the number of matches."""
+    chosen = setup()
+    eligible = Match.objects.filter(
+        recorded=True, state=MatchState.FINISHED, result_status=ResultStatus.CONFIRMED
+    )
+    analysed = eligible.filter(analysis__analyser=chosen.analyser, analysis__depth=chosen.depth)
+    return Progress(eligible.count(), analysed.count())
+
+
+def queue_backlog(*, by: Any) -> int:
+    """Owe the analysis of every match of the backlog (``backlog``); how many."""
+    permissions.require(by, "analysis.queue_backlog")
+    with transaction.atomic():
+        match_ids = list(backlog().values_list("pk", flat=True))
+        for match_id in match_ids:
+            owe("analysis.analyse_match", match_id)
+    return len(match_ids)
 
 
 def backlog(*, archive_id: int | None = None, federation_id: int | None = None) -> QuerySet[Match]:

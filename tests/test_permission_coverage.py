@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from clubs import permissions
+from tests.analysis import test_admin_backlog as analysis_matrix
 from tests.clubs import test_permissions as clubs_matrix
 from tests.games import test_archive_import as archives_matrix
 from tests.games import test_permissions as games_matrix
@@ -19,6 +20,7 @@ def test_every_registered_action_is_in_a_role_matrix() -> None:
         | archives_matrix.COVERED
         | ratings_matrix.COVERED
         | tournaments_matrix.COVERED
+        | analysis_matrix.COVERED
     )
     missing = set(permissions.actions()) - covered
     assert not missing, f"actions without a role matrix: {sorted(missing)}"
