@@ -20,10 +20,10 @@ from django.http import Http404
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 from rest_framework import parsers, status
-from rest_framework.exceptions import APIException, NotFound, ParseError
+from rest_framework.exceptions import APIException, NotFound, ParseError, Throttled
 from rest_framework.response import Response
 
-from base import nul
+from base import nul, throttles
 from base.jsonbody import loads_json
 
 
@@ -99,7 +99,8 @@ class MultiPartParser(parsers.MultiPartParser):
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
-    """DRF's handler, with a body over DATA_UPLOAD_MAX_MEMORY_SIZE answered 413 in JSON."""
+    """DRF's handler, with a body over DATA_UPLOAD_MAX_MEMORY_SIZE answered 413 in JSON
+    and a 429's wait told in the client's language."""
     from rest_framework import views  # it reads the parser settings, which name this module
 
     if isinstance(exc, RequestDataTooBig):
@@ -108,4 +109,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         # get_object_or_404 words its 404 in untranslated English ("No Match matches
         # the given query."); DRF's own "Not found." follows Accept-Language.
         exc = NotFound()
+    if isinstance(exc, Throttled):
+        # DRF words the wait in English whatever the language (base.throttles).
+        exc = throttles.translated(exc)
     return views.exception_handler(exc, context)

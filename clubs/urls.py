@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+from base.throttles import limit_posts
 from clubs.views import accounts, player, public, staff
 
 app_name = "clubs"
@@ -17,12 +18,13 @@ urlpatterns = [
     path("accounts/profile/", player.own_profile, name="own_profile"),
     # Accounts
     path("accounts/", accounts.account, name="account"),
-    path("accounts/signup/", accounts.sign_up, name="signup"),
+    # Posts that cost (a password hash, an e-mail) are limited per address (base.throttles).
+    path("accounts/signup/", limit_posts("signup")(accounts.sign_up), name="signup"),
     path("accounts/login/", accounts.SignInView.as_view(), name="login"),
     path("accounts/logout/", accounts.SignOutView.as_view(), name="logout"),
     path(
         "accounts/password/reset/",
-        accounts.PasswordResetView.as_view(),
+        limit_posts("password_reset")(accounts.PasswordResetView.as_view()),
         name="password_reset",
     ),
     path(

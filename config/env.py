@@ -56,3 +56,23 @@ def development_secret_key(path: Path) -> str:
     path.write_text(key)
     path.chmod(0o600)
     return key
+
+
+RATE_PERIODS = ("s", "sec", "m", "min", "h", "hour", "d", "day")
+
+
+def env_rate(name: str, default: str | None) -> str | None:
+    """A request rate as DRF's throttles read it, ``<count>/<period>`` (period s, m, h
+    or d: ``60/h``), or None for ``off`` (no limit)."""
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    value = raw.strip().lower()
+    if value == "off":
+        return None
+    count, _slash, period = value.partition("/")
+    if count.isascii() and count.isdigit() and int(count) > 0 and period in RATE_PERIODS:
+        return f"{int(count)}/{period}"
+    raise ImproperlyConfigured(
+        f"{name}={raw!r} is not a rate (use <count>/<s|m|h|d>, e.g. 60/h, or off)"
+    )

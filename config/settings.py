@@ -8,6 +8,7 @@ CELERY_BROKER_URL (see README.md).
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -15,7 +16,7 @@ from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
-from config.env import development_secret_key, env_bool, env_int, env_list, env_str
+from config.env import development_secret_key, env_bool, env_int, env_list, env_rate, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env_str("ZARY_VAR_DIR", str(BASE_DIR / "var")))
@@ -45,6 +46,8 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "outbox",
     "idempotency",
+    # Before clubs: clubs.admin.signin replaces axes' page of attempts.
+    "axes",
     "clubs",
     "games",
     "ratings",
@@ -67,6 +70,8 @@ MIDDLEWARE = [
     "idempotency.middleware.IdempotencyKeyMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as axes asks: turns a sign-in that met a lockout into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -194,6 +199,44 @@ ANALYSIS_DEPTH = max(1, env_int("ANALYSIS_DEPTH", 1))
 ANALYSIS_MAX_DECISIONS = max(1, env_int("ANALYSIS_MAX_DECISIONS", 3000))
 ANALYSIS_ON_RESULT = env_bool("ANALYSIS_ON_RESULT", True)
 
+# --- Failed sign-ins (django-axes, the policy in clubs/lockout.py; README "Failed
+# sign-ins").  axes' backend comes first: it refuses a locked-out sign-in before
+# the password is checked.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+# An account is locked after this many failures from anywhere...
+SIGNIN_ACCOUNT_FAILURES = max(1, env_int("SIGNIN_ACCOUNT_FAILURES", 5))
+# ...and an address after this many on any accounts (or password reset requests):
+# higher, since a club's or a school's members may share one address.
+SIGNIN_ADDRESS_FAILURES = max(1, env_int("SIGNIN_ADDRESS_FAILURES", 30))
+# The first lockout's length; it doubles for every further limit's worth of failures.
+SIGNIN_LOCKOUT_MINUTES = max(1, env_int("SIGNIN_LOCKOUT_MINUTES", 5))
+SIGNIN_LOCKOUT_MAX_HOURS = max(1, env_int("SIGNIN_LOCKOUT_MAX_HOURS", 24))
+# Proxies in front of the server that append to X-Forwarded-For (clubs.lockout.
+# client_address); 0: the client is REMOTE_ADDR.
+SIGNIN_PROXY_COUNT = max(0, env_int("SIGNIN_PROXY_COUNT", 0))
+AXES_HANDLER = "clubs.lockout.SignInLockoutHandler"
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_FAILURE_LIMIT = SIGNIN_ACCOUNT_FAILURES
+# Not the lockout's length (clubs.lockout.cool_off): how long failures are remembered
+# after the last one, so that a lockout's successor is longer.  Never shorter than
+# the longest lockout.
+AXES_COOLOFF_TIME = timedelta(
+    hours=max(SIGNIN_LOCKOUT_MAX_HOURS, env_int("SIGNIN_FAILURE_MEMORY_HOURS", 24))
+)
+AXES_RESET_ON_SUCCESS = True
+# A sign-in refused during a lockout is not counted: knocking on a locked account
+# does not lengthen its owner's wait.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_LOCKOUT_CALLABLE = "clubs.lockout.lockout_response"
+AXES_CLIENT_IP_CALLABLE = "clubs.lockout.client_address"
+# Successful sign-ins are not logged (the table would grow without end); lockouts
+# and their lifting are in the audit log.
+AXES_DISABLE_ACCESS_LOG = True
+AXES_VERBOSE = False
+
 LOGIN_URL = "clubs:login"
 LOGIN_REDIRECT_URL = "clubs:account"
 LOGOUT_REDIRECT_URL = "home"
@@ -283,6 +326,28 @@ MATCH_FILE_MAX_BYTES = env_int("MATCH_FILE_MAX_BYTES", 1024 * 1024)
 # answers 413, base.parsers; a form 400).  Files in a multipart body do not count.
 DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DATA_UPLOAD_MAX_MEMORY_SIZE", 2_621_440)
 
+# Request rates (base.throttles), "<count>/<s|m|h|d>" or "off".  Counted in the default
+# cache: only a shared one (CACHE_URL, Redis) holds a limit across gunicorn workers.
+# Reads are generous: a club hall's players share one address.  Writes that cost
+# are counted per user (per address when signed out) and shared by the API and the pages.
+THROTTLE_RATES: dict[str, str | None] = {
+    # API requests without credentials, per address: 50 phones behind one NAT
+    # each polling every 3 seconds stay below it.
+    "anon": env_rate("THROTTLE_ANON_RATE", "1200/m"),
+    # API requests of one signed-in user or token: ten a second, above any person
+    # and a scoreboard or a federation site that mirrors lists.
+    "user": env_rate("THROTTLE_USER_RATE", "600/m"),
+    # Result reports (API and page; the engine checks a game log or .mat text).
+    "reports": env_rate("THROTTLE_REPORTS_RATE", "120/h"),
+    # Accounts made from one address: a hall's newcomers signing up at once.
+    "signup": env_rate("THROTTLE_SIGNUP_RATE", "60/h"),
+    # Password reset requests (each sends an e-mail), per address.
+    "password_reset": env_rate("THROTTLE_PASSWORD_RESET_RATE", "20/h"),
+    # Single .mat/.xg files imported as matches, and whole archives uploaded.
+    "imports": env_rate("THROTTLE_IMPORTS_RATE", "60/h"),
+    "archives": env_rate("THROTTLE_ARCHIVES_RATE", "10/h"),
+}
+
 REST_FRAMEWORK = {
     "DEFAULT_PARSER_CLASSES": [
         "base.parsers.JSONParser",
@@ -294,7 +359,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
-        "base.nul.BasicAuthentication",
+        "clubs.authentication.BasicAuthentication",
     ],
     "DEFAULT_FILTER_BACKENDS": [
         "django_filters.rest_framework.DjangoFilterBackend",
@@ -303,6 +368,15 @@ REST_FRAMEWORK = {
     ],
     # Numbered pages of 100 rows, ?page_size= up to 500 (the sizes live in the class).
     "DEFAULT_PAGINATION_CLASS": "base.pagination.ApiPagination",
+    # Rates in THROTTLE_RATES, read per request (base.throttles).
+    "DEFAULT_THROTTLE_CLASSES": [
+        "base.throttles.AnonymousRateThrottle",
+        "base.throttles.SignedInRateThrottle",
+        "base.throttles.WriteRateThrottle",
+    ],
+    # Limits per address count the client the sign-in lockout counts (one setting
+    # for both): behind N proxies, N entries from the right of X-Forwarded-For.
+    "NUM_PROXIES": SIGNIN_PROXY_COUNT,
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Zary API",
@@ -318,6 +392,7 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "idempotency.schema.document_idempotency_key",
+        "base.throttles.document_throttling",
     ],
 }
 

@@ -354,6 +354,8 @@ class ReportViewSet(
     serializer_class = ReportSerializer
     filterset_class = filters.ReportFilter
     ordering_fields = ["created_at", "id"]
+    # A report may carry a whole .mat file for the engine to check (base.throttles).
+    throttle_scopes = {"create": "reports"}
 
     def get_queryset(self) -> QuerySet[ResultReport]:
         responses = ReportResponse.objects.select_related("by").order_by("at", "id")

@@ -13,8 +13,9 @@ credentials the request carries (Authorization header and session key) and,
 once answered, by the user the view authenticated: only that user, presenting
 the same credentials, gets the stored answer.  A request without credentials is
 anonymous, which the API refuses for writes anyway: its key is not kept.  Only
-answers below 500 to an authenticated user are kept; after a 5xx (or an
-unauthenticated request) the key is forgotten, so the retry acts.
+answers below 500 to an authenticated user are kept; after a 5xx, a 429 (too
+many requests, base.throttles) or an unauthenticated request the key is
+forgotten, so the retry acts.
 
 ATOMIC_REQUESTS is off: each write here commits on its own, the key's row
 before the view runs (a concurrent twin then finds it and gets 409), the answer
@@ -256,6 +257,8 @@ class IdempotencyKeyMiddleware:
             if (
                 authenticated
                 and response.status_code < 500
+                # A refusal for too many requests: the retry after Retry-After must act.
+                and response.status_code != 429
                 and isinstance(response, HttpResponse)  # not streamed: its bytes are known
             ):
                 IdempotencyKey.objects.filter(pk=record.pk).update(

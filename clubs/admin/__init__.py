@@ -18,9 +18,10 @@ modules below registers their pages:
 - ``memberships``: memberships, inline on a player's page and on their own page;
 - ``players``: players, their CSV export and the "find duplicates" (merge) page;
 - ``roles``: role assignments and profile claims;
-- ``audit``: the audit log, read-only.
+- ``audit``: the audit log, read-only;
+- ``signin``: failed sign-ins remembered by django-axes, and lifting a lockout.
 """
 
-from clubs.admin import audit, clubs, federations, memberships, players, roles
+from clubs.admin import audit, clubs, federations, memberships, players, roles, signin
 
-__all__ = ["audit", "clubs", "federations", "memberships", "players", "roles"]
+__all__ = ["audit", "clubs", "federations", "memberships", "players", "roles", "signin"]

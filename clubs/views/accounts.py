@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
@@ -14,7 +16,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from clubs import landing, permissions, services
+from clubs import landing, lockout, permissions, services
 from clubs.forms import SignUpForm, add_service_errors
 from clubs.models import Player
 
@@ -78,11 +80,21 @@ class SignOutView(auth_views.LogoutView):
 
 
 class PasswordResetView(auth_views.PasswordResetView):
+    """Each request for a reset link counts against the sender's address
+    (clubs.lockout): a locked address gets the lockout page, not another mail."""
+
     template_name = "registration/password_reset_request.html"
     email_template_name = "registration/password_reset_email.txt"
     subject_template_name = "registration/password_reset_subject.txt"
     success_url = reverse_lazy("clubs:password_reset_done")
     title = gettext_lazy("Forgotten password")
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if lockout.address_is_locked(request):
+            return lockout.lockout_response(request)
+        response = super().post(request, *args, **kwargs)
+        lockout.count_for_address(request, sender=type(self))
+        return response
 
 
 class PasswordResetDoneView(auth_views.PasswordResetDoneView):
@@ -91,9 +103,17 @@ class PasswordResetDoneView(auth_views.PasswordResetDoneView):
 
 
 class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    """A new password chosen through a reset link lifts the account's sign-in
+    lockout: whoever holds the mailbox is its owner."""
+
     template_name = "registration/password_reset_new.html"
     success_url = reverse_lazy("clubs:password_reset_complete")
     title = gettext_lazy("Choose a new password")
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        response = super().form_valid(form)
+        lockout.lift_account(form.user.get_username(), by=form.user, reason="password reset")
+        return response
 
 
 class PasswordResetCompleteView(auth_views.PasswordResetCompleteView):

@@ -136,7 +136,9 @@ def test_password_reset_by_e_mail(client) -> None:
     assert done.redirect_chain[-1][0] == reverse("clubs:password_reset_complete")
     user.refresh_from_db()
     assert user.check_password(NEW_PASSWORD)
-    assert client.login(username="leyla", password=NEW_PASSWORD)
+    signed_in = client.post(reverse("clubs:login"), {"username": "leyla", "password": NEW_PASSWORD})
+    assert signed_in.status_code == 302
+    assert signed_in.wsgi_request.user == user
     # A used link does not work twice.
     again = client.get(link.group(1), follow=True, **EN)
     assert again.context["validlink"] is False

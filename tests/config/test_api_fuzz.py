@@ -238,10 +238,19 @@ def live_api(
     back content types and permissions), as Django's TransactionTestCase does.
 
     Database access stays unblocked for the module: the server's threads need it."""
+    from django.conf import settings as django_settings
     from django.core.management import call_command
-    from django.test.utils import modify_settings
+    from django.test.utils import modify_settings, override_settings
 
-    with django_db_blocker.unblock(), modify_settings(ALLOWED_HOSTS={"append": "127.0.0.1"}):
+    # No rate limits (base.throttles, tested in test_throttles): the pass sends
+    # hundreds of requests a minute as one client, and examples spent on 429s
+    # would test nothing else.
+    unlimited = override_settings(THROTTLE_RATES=dict.fromkeys(django_settings.THROTTLE_RATES))
+    with (
+        django_db_blocker.unblock(),
+        modify_settings(ALLOWED_HOSTS={"append": "127.0.0.1"}),
+        unlimited,
+    ):
         try:
             world = _build_world()
             server = _start_server()
