@@ -90,12 +90,7 @@ def prs_by(analyses: QuerySet[MatchAnalysis], side1: str, side2: str) -> dict[Ha
             per_key.setdefault(key1, []).append((pr1, decisions1))
         if pr2 is not None and key2 is not None:
             per_key.setdefault(key2, []).append((pr2, decisions2))
-    out = {}
-    for key, figures in per_key.items():
-        combined = combine(figures)
-        if combined is not None:
-            out[key] = PRFigure(key, *combined)
-    return out
+    return _figures(per_key)
 
 
 def player_prs_by(
@@ -113,12 +108,7 @@ def player_prs_by(
         pr, decisions = (pr1, decisions1) if player1 == player_id else (pr2, decisions2)
         if pr is not None:
             per_key.setdefault(key, []).append((pr, decisions))
-    out = {}
-    for key, figures in per_key.items():
-        combined = combine(figures)
-        if combined is not None:
-            out[key] = PRFigure(key, *combined)
-    return out
+    return _figures(per_key)
 
 
 def best(figures: Iterable[PRFigure], limit: int) -> list[PRFigure]:
@@ -162,3 +152,13 @@ def player_points(player_id: int, user: Any) -> list[PRPoint]:
             )
         )
     return points
+
+
+def _figures(per_key: dict[Hashable, list[tuple[float, int]]]) -> dict[Hashable, PRFigure]:
+    """Each key's matches combined into one figure (keys without one left out)."""
+    out = {}
+    for key, figures in per_key.items():
+        combined = combine(figures)
+        if combined is not None:
+            out[key] = PRFigure(key, *combined)
+    return out

@@ -1,27 +1,24 @@
 """Whole archives of match files: a zip uploaded once, imported by Celery jobs.
 
-1. ``upload_archive`` checks the zip from its directory alone (at most
-   ``MAX_MEMBERS`` match files, ``MAX_TOTAL_BYTES`` uncompressed, no name that
-   climbs out of a folder), keeps it out of the public media, lists its files,
-   and owes the scan.  Nothing is ever extracted to disk: members are read into
-   memory, each at most ``settings.MATCH_FILE_MAX_BYTES`` whatever its header says.
-2. ``scan_archive`` (task ``games.scan_archive``) reads of each file only what
-   the review needs: its content hash and the players' names as written (a
-   ``.mat`` as far as game 1's score line; a file that does not get that far
-   is refused there, with its line and reason); a file whose content the
-   federation imported already is a duplicate.  The distinct names get a proposal among the federation's players
-   (the same name in either script and any order, ``clubs.queries.name_key``).
+1. ``upload_archive`` checks the zip from its directory alone (``MAX_MEMBERS``
+   match files, ``MAX_TOTAL_BYTES`` uncompressed, no name climbing out of a
+   folder), keeps it out of the public media, lists its files, owes the scan.
+   Nothing is extracted to disk: members are read into memory, each at most
+   ``settings.MATCH_FILE_MAX_BYTES`` whatever its header says.
+2. ``scan_archive`` (task ``games.scan_archive``) reads of each file what the
+   review needs: its content hash and the players' names (a ``.mat`` as far as
+   game 1's score line; a file broken before it is refused, with its line); a
+   content the federation imported already is a duplicate.  Each name gets a
+   proposal among the federation's players (``clubs.queries.name_key``).
 3. ``review_names``: the admin maps each name to a player, a new player, or
    leaves its files out; ``start_import`` creates the new players and owes
-4. ``import_archive`` (task ``games.import_archive``, ``settings.ARCHIVE_IMPORT_JOBS``
-   of them at once, each taking its share of the files and then whatever is
-   left), which reads and checks each file whole, once, and stores it in its
-   own transaction (``matfiles.store_record``: the reader's checked plays are
-   stored without being generated again): a refused file leaves no rows.  A file's outcome and the archive's counts
-   are written in the same transaction, so the counts are the progress, and a
-   job run twice (or two at once) imports each file once.  The content hash is
-   unique among the federation's imported files (a database constraint): the
-   same match is never imported twice, whatever archive brings it.
+4. ``import_archive`` (task ``games.import_archive``; ``ARCHIVE_IMPORT_JOBS`` at
+   once, each its share of the files, then what is left): each file is read
+   and checked whole, once, and stored in its own transaction
+   (``matfiles.store_record``): a refused file leaves no rows.  A file's
+   outcome and the archive's counts are written together, so the counts are
+   the progress and a job run twice imports each file once.  The content hash
+   is unique among the federation's imported files (a constraint).
 """
 
 from __future__ import annotations
@@ -884,24 +881,3 @@ def _imported_elsewhere(file: ArchiveFile) -> bool:
         .exclude(pk=file.pk)
         .exists()
     )
-
-
-# --- What a page shows.
-
-
-def progress(fresh: ArchiveImport) -> dict[str, Any]:
-    """The archive's state and counts (a page polls it: read it just before)."""
-    total = fresh.files_total or 1
-    return {
-        "state": fresh.state,
-        "state_label": str(fresh.get_state_display()),
-        "files_total": fresh.files_total,
-        "files_scanned": fresh.files_scanned,
-        "files_done": fresh.files_done,
-        "imported": fresh.imported,
-        "warnings": fresh.warnings,
-        "refused": fresh.refused,
-        "duplicate": fresh.duplicate,
-        "percent": round(100 * fresh.files_done / total),
-        "finished": fresh.state in (ArchiveState.DONE, ArchiveState.FAILED),
-    }

@@ -247,7 +247,7 @@ def archive_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "games/archive_detail.html",
         {
             "archive": archive,
-            "progress": archives.progress(archive),
+            "progress": progress(archive),
             "names": names,
             "undecided": sum(1 for row in rows if not row.decision),
             "page": page,
@@ -261,4 +261,23 @@ def archive_detail(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def archive_progress(request: HttpRequest, pk: int) -> JsonResponse:
     """The archive's state and counts, polled by its page while the jobs run."""
-    return JsonResponse(archives.progress(_visible(request, pk)))
+    return JsonResponse(progress(_visible(request, pk)))
+
+
+def progress(fresh: ArchiveImport) -> dict[str, Any]:
+    """The archive's state and counts, as the page and its poll show them (read the
+    archive just before)."""
+    total = fresh.files_total or 1
+    return {
+        "state": fresh.state,
+        "state_label": str(fresh.get_state_display()),
+        "files_total": fresh.files_total,
+        "files_scanned": fresh.files_scanned,
+        "files_done": fresh.files_done,
+        "imported": fresh.imported,
+        "warnings": fresh.warnings,
+        "refused": fresh.refused,
+        "duplicate": fresh.duplicate,
+        "percent": round(100 * fresh.files_done / total),
+        "finished": fresh.state in (ArchiveState.DONE, ArchiveState.FAILED),
+    }

@@ -245,7 +245,14 @@ def live_api(
     # No rate limits (base.throttles, tested in test_throttles): the pass sends
     # hundreds of requests a minute as one client, and examples spent on 429s
     # would test nothing else.
-    unlimited = override_settings(THROTTLE_RATES=dict.fromkeys(django_settings.THROTTLE_RATES))
+    # Nor lockouts (clubs.lockout, tested in tests/clubs/test_signin_lockout.py): the
+    # pass's checks send its roles' names with wrong passwords on purpose, which would
+    # lock the very accounts the later examples and tests sign in with.
+    unlimited = override_settings(
+        THROTTLE_RATES=dict.fromkeys(django_settings.THROTTLE_RATES),
+        SIGNIN_ACCOUNT_FAILURES=10**6,
+        SIGNIN_ADDRESS_FAILURES=10**6,
+    )
     with (
         django_db_blocker.unblock(),
         modify_settings(ALLOWED_HOSTS={"append": "127.0.0.1"}),

@@ -34,6 +34,7 @@ from games.models import (
     Turn,
 )
 from games.services import archives
+from games.views import archives as archive_pages
 from tests.engine.test_matfile import Dialect, random_match, write_mat
 from tests.factories import (
     ClubFactory,
@@ -224,7 +225,7 @@ def test_an_archive_is_scanned_reviewed_and_imported_with_a_report_per_file(
     assert pdf.state == "refused"
     assert "only .mat, .txt, .sgf and .xg" in archives.refusal_message(pdf)
     assert Match.objects.filter(federation=world.federation).count() == 4
-    progress = archives.progress(ArchiveImport.objects.get(pk=archive.pk))
+    progress = archive_pages.progress(ArchiveImport.objects.get(pk=archive.pk))
     assert (progress["percent"], progress["finished"], progress["state"]) == (100, True, "done")
 
 
