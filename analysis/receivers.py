@@ -15,7 +15,7 @@ def on_result_confirmed(match_id: int) -> None:
     transaction commits.  Not while an archive imports it: a whole archive's
     analysis is a backlog its admin starts (``manage.py analyse_matches``, the
     admin's action), not thousands of tasks owed by one import."""
-    if not settings.ANALYSIS_ON_RESULT or archive_imports.importing(match_id):
+    if not settings.ANALYSIS_ON_RESULT or archive_imports.storing():
         return
     if Match.objects.filter(pk=match_id, recorded=True).exists():
         owe(tasks.analyse_match, match_id)

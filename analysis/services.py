@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -23,7 +24,7 @@ from django.db import transaction
 from django.db.models import QuerySet
 
 from analysis.analysers import get_analyser
-from analysis.core import AnalysisError, analyse_match
+from analysis.core import AnalysisError, Decision, analyse_match
 from analysis.core import MatchAnalysis as Analysed
 from analysis.events import analysis_changed
 from analysis.models import AnalysedDecision, AnalysisState, MatchAnalysis
@@ -91,24 +92,22 @@ def analyse(match_id: int) -> str:
 
 
 def _refuse(match: Match, chosen: Setup, record_hash: str, code: str) -> str:
-    with transaction.atomic():
-        analysis, _created = MatchAnalysis.objects.update_or_create(
-            match=match,
-            defaults={
-                "state": AnalysisState.REFUSED,
-                "refusal": code,
-                "analyser": chosen.analyser,
-                "depth": chosen.depth,
-                "record_hash": record_hash,
-                "decisions": 0,
-                "evaluations": 0,
-                "seconds": 0.0,
-                "per_game": [],
-                **_totals(None),
-            },
-        )
-        analysis.decision_rows.all().delete()
-        analysis_changed.send(match_id=match.pk)
+    _write(
+        match,
+        {
+            "state": AnalysisState.REFUSED,
+            "refusal": code,
+            "analyser": chosen.analyser,
+            "depth": chosen.depth,
+            "record_hash": record_hash,
+            "decisions": 0,
+            "evaluations": 0,
+            "seconds": 0.0,
+            "per_game": [],
+            **_totals(None),
+        },
+        [],
+    )
     return f"not analysed: {code}"
 
 
@@ -125,31 +124,37 @@ def _totals(result: Analysed | None) -> dict[str, object]:
 
 
 def _store(match: Match, record_hash: str, result: Analysed, seconds: float) -> None:
+    _write(
+        match,
+        {
+            "state": AnalysisState.DONE,
+            "refusal": "",
+            "analyser": result.analyser,
+            "depth": result.depth,
+            "record_hash": record_hash,
+            "decisions": len(result.decisions),
+            "evaluations": result.evaluations,
+            "seconds": round(seconds, 3),
+            "per_game": [
+                {
+                    "game": game.number,
+                    "pr": [side.pr for side in game.sides],
+                    "decisions": [side.decisions for side in game.sides],
+                }
+                for game in result.games
+            ],
+            **_totals(result),
+        },
+        result.decisions,
+    )
+
+
+def _write(match: Match, values: dict[str, object], decisions: Sequence[Decision]) -> None:
+    """The match's analysis row and its decisions replaced, and announced."""
     with transaction.atomic():
         # update_or_create locks the row: two tasks for one match write one after
         # the other, the same analysis.
-        analysis, _created = MatchAnalysis.objects.update_or_create(
-            match=match,
-            defaults={
-                "state": AnalysisState.DONE,
-                "refusal": "",
-                "analyser": result.analyser,
-                "depth": result.depth,
-                "record_hash": record_hash,
-                "decisions": len(result.decisions),
-                "evaluations": result.evaluations,
-                "seconds": round(seconds, 3),
-                "per_game": [
-                    {
-                        "game": game.number,
-                        "pr": [side.pr for side in game.sides],
-                        "decisions": [side.decisions for side in game.sides],
-                    }
-                    for game in result.games
-                ],
-                **_totals(result),
-            },
-        )
+        analysis, _created = MatchAnalysis.objects.update_or_create(match=match, defaults=values)
         analysis.decision_rows.all().delete()
         AnalysedDecision.objects.bulk_create(
             [
@@ -167,7 +172,7 @@ def _store(match: Match, record_hash: str, result: Analysed, seconds: float) -> 
                     played=decision.played[:80],
                     played_equity=decision.played_equity,
                 )
-                for decision in result.decisions
+                for decision in decisions
             ],
             batch_size=1000,
         )

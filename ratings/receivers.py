@@ -21,10 +21,10 @@ from ratings import services, tasks
 def on_result_changed(match_id: int) -> None:
     """A result became official, or stopped counting (its match was cancelled): bring
     the pools up to date with it once the transaction commits.  Not a match an
-    archive is importing: no pool counts it before the import is over, and then
-    only when its admin chooses one (``ratings.archives.rate_archive`` recomputes the pool
-    from the archive's first match), so there is nothing to bring up to date."""
-    if archive_imports.importing(match_id):
+    archive's import is storing: no pool counts it before the import is over, and
+    then only when its admin chooses one (``ratings.archives.rate_archive``
+    recomputes the pool from the archive's first match)."""
+    if archive_imports.storing():
         return
     owe(tasks.update_for_match, match_id)
 

@@ -64,7 +64,6 @@ from games.models import (
     ArchiveImport,
     ArchiveName,
     ArchiveState,
-    Match,
 )
 from games.services.matfiles import store_record
 from games.services.recording import RecordingError
@@ -169,24 +168,16 @@ def _count_entries(content: File[bytes]) -> None:
 
 
 # True while an import job stores one file: the only match whose result becomes
-# official meanwhile is that file's (store_record creates one), so the subscribers
-# asking ``importing`` need no query for it.
+# official meanwhile is that file's (store_record creates one).
 _STORING: ContextVar[bool] = ContextVar("archive_storing", default=False)
 
 
 def storing() -> bool:
-    """Whether an import job is storing a file in this transaction (no query): a
-    match whose result becomes official now is that file's, no tournament's."""
+    """Whether an import job is storing a file now (no query): a result made official
+    meanwhile is an archive's match, no tournament's, and the work it would owe
+    elsewhere (its ratings, its analysis) waits for what the archive's admin
+    chooses once the import is over."""
     return _STORING.get()
-
-
-def importing(match_id: int) -> bool:
-    """Whether the match is one an archive is importing now: the work a match's
-    result owes elsewhere (its ratings, its analysis) waits for what the archive's
-    admin chooses once the import is over."""
-    if _STORING.get():
-        return True
-    return Match.objects.filter(pk=match_id, archive__state=ArchiveState.IMPORTING).exists()
 
 
 def archive_scope(archive: ArchiveImport) -> Federation | Club:
