@@ -37,6 +37,7 @@ from axes.handlers.database import AxesDatabaseHandler
 from axes.handlers.proxy import AxesProxyHandler
 from axes.helpers import get_client_username
 from axes.models import AccessAttempt
+from axes.signals import user_locked_out
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import models
@@ -84,6 +85,10 @@ def cool_off(failures: int, limit: int) -> timedelta:
     return min(first * 2**doublings, longest)
 
 
+# The request's attribute remembering its rules' counts (SignInLockoutHandler.rule_states).
+_RULE_STATES = "_zary_signin_rule_states"
+
+
 @dataclass(frozen=True)
 class RuleState:
     """One rule (the account's or the address's) as the remembered failures stand."""
@@ -108,22 +113,42 @@ class SignInLockoutHandler(AxesDatabaseHandler):
     database every worker shares) with this module's two rules and growing cool-off."""
 
     def rule_states(self, request: Any, credentials: dict[str, Any] | None) -> list[RuleState]:
+        """Both rules' counts in one query, remembered on the request until a failure
+        is recorded: a refused guess asks them twice (the backend's check, then the
+        answer's Retry-After), and a guesser's requests should cost the least."""
         username = get_client_username(request, credentials)
         address = request.axes_ip_address
+        key = (username, address, request.axes_attempt_time)
+        remembered = getattr(request, _RULE_STATES, None)
+        if remembered is not None and remembered[0] == key:
+            return list(remembered[1])
         since = request.axes_attempt_time - settings.AXES_COOLOFF_TIME
-        rules: list[tuple[str, dict[str, Any], int]] = []
+        rules: list[tuple[str, models.Q, int]] = []
         # A request with no account name (a password reset) is counted for its address
         # only: rows without a name belong to no account.
         if username:
-            rules.append(("account", {"username": username}, settings.SIGNIN_ACCOUNT_FAILURES))
+            rules.append(("account", models.Q(username=username), settings.SIGNIN_ACCOUNT_FAILURES))
         if address:
-            rules.append(("address", {"ip_address": address}, settings.SIGNIN_ADDRESS_FAILURES))
-        states = []
-        for rule, lookup, limit in rules:
-            totals = AccessAttempt.objects.filter(**lookup, attempt_time__gte=since).aggregate(
-                failures=Sum("failures_since_start"), last=Max("attempt_time")
+            rules.append(
+                ("address", models.Q(ip_address=address), settings.SIGNIN_ADDRESS_FAILURES)
             )
-            states.append(RuleState(rule, totals["failures"] or 0, totals["last"], limit))
+        states: list[RuleState] = []
+        if rules:
+            aggregates: dict[str, Any] = {}
+            for rule, match, _limit in rules:
+                aggregates[f"{rule}_failures"] = Sum("failures_since_start", filter=match)
+                aggregates[f"{rule}_last"] = Max("attempt_time", filter=match)
+            either = models.Q()
+            for _rule, match, _limit in rules:
+                either |= match
+            totals = AccessAttempt.objects.filter(either, attempt_time__gte=since).aggregate(
+                **aggregates
+            )
+            states = [
+                RuleState(rule, totals[f"{rule}_failures"] or 0, totals[f"{rule}_last"], limit)
+                for rule, _match, limit in rules
+            ]
+        setattr(request, _RULE_STATES, (key, tuple(states)))
         return states
 
     def locked_rules(self, request: Any, credentials: dict[str, Any] | None) -> list[RuleState]:
@@ -139,6 +164,8 @@ class SignInLockoutHandler(AxesDatabaseHandler):
         # otherwise the account's count, kept below it (a count past the limit whose
         # cool-off is over locks nobody).
         limit = settings.AXES_FAILURE_LIMIT
+        # axes asks right after it records a failure: the counts remembered before are old.
+        setattr(request, _RULE_STATES, None)
         if self.is_locked(request, credentials):
             return int(limit)
         account = [s for s in self.rule_states(request, credentials) if s.rule == "account"]
@@ -156,7 +183,26 @@ class SignInLockoutHandler(AxesDatabaseHandler):
     ) -> None:
         # The backend marks a refusal made during a lockout before axes records it.
         refused_while_locked = bool(getattr(request, "axes_locked_out", False))
+        if (
+            refused_while_locked
+            and request is not None
+            and not settings.AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT
+        ):
+            # axes records nothing for it (AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT
+            # is off) but would first delete expired rows: a guesser knocking on a lock
+            # would buy a DELETE with every try.  Only its announcement is kept.
+            request.axes_credentials = credentials
+            user_locked_out.send(
+                "axes",
+                request=request,
+                username=get_client_username(request, credentials),
+                ip_address=request.axes_ip_address,
+            )
+            return
         super().user_login_failed(sender, credentials, request, **kwargs)
+        if request is not None:
+            # The failure just recorded changes the counts.
+            setattr(request, _RULE_STATES, None)
         if request is not None and request.axes_locked_out and not refused_while_locked:
             record_lockout(request, credentials, self.locked_rules(request, credentials))
 

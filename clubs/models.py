@@ -414,3 +414,74 @@ class AuditEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.at:%Y-%m-%d %H:%M} {self.actor}: {self.action} {self.target_repr}"
+
+
+class TokenScope(models.TextChoices):
+    READ = "read", _("read")
+    WRITE = "write", _("read and write")
+
+
+class TokenKind(models.TextChoices):
+    PERSONAL = "personal", _("personal")
+    ROLE = "role", _("integration")
+
+
+class ApiToken(models.Model):
+    """A credential for the API (clubs.tokens): ``zary_<prefix>_<secret>``, of which
+    only the prefix (to find the row) and the SHA-256 of the whole text are kept.
+
+    A personal token acts as its owner; an integration token ("role") belongs to a
+    service account made for it, which holds one role over one scope (kept here too,
+    so that whoever may grant that role there may list and revoke the token)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="api_tokens",
+        verbose_name=_("user"),
+    )
+    kind = models.CharField(
+        _("kind"), max_length=10, choices=TokenKind.choices, default=TokenKind.PERSONAL
+    )
+    name = models.CharField(_("name"), max_length=100)
+    scope = models.CharField(
+        _("access"), max_length=10, choices=TokenScope.choices, default=TokenScope.READ
+    )
+    prefix = models.CharField(_("prefix"), max_length=16, unique=True)
+    key_hash = models.CharField(_("key hash"), max_length=64)
+    # An integration token's role and the object it is held over.
+    role = models.CharField(_("role"), max_length=20, choices=Role.choices, blank=True)
+    role_scope_type = models.ForeignKey(
+        ContentType,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("role scope type"),
+    )
+    role_scope_id = models.PositiveBigIntegerField(_("role scope ID"), null=True, blank=True)
+    role_scope = GenericForeignKey("role_scope_type", "role_scope_id")
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("created by"),
+    )
+    expires_at = models.DateTimeField(_("expires at"), null=True, blank=True)
+    last_used_at = models.DateTimeField(_("last used at"), null=True, blank=True)
+    revoked_at = models.DateTimeField(_("revoked at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["role_scope_type", "role_scope_id"])]
+        verbose_name = _("API token")
+        verbose_name_plural = _("API tokens")
+
+    def __str__(self) -> str:
+        return f"{self.name} (zary_{self.prefix}_…)"
+
+    def is_expired(self, at: datetime.datetime) -> bool:
+        return self.expires_at is not None and self.expires_at <= at

@@ -71,12 +71,48 @@ def actions() -> list[str]:
     return sorted(_RULES)
 
 
+# --- The second factor (clubs.second_factor): an official signed in without it acts
+# as a plain user.  The mark is set per request by its middleware (a session that
+# did not give a code) and by the API's Basic authentication (a password alone); an
+# API token is a second factor of its own (``_zary_second_factor = "token"``).
+
+
+def powers_withheld(user: Any) -> bool:
+    """Whether ``user``'s roles and site-admin powers are withheld for this request."""
+    return bool(getattr(user, "_zary_powers_withheld", False)) and (
+        getattr(user, "_zary_second_factor", None) != "token"
+    )
+
+
+def is_site_admin(user: Any) -> bool:
+    """A signed-in, active superuser whose powers are not withheld: every check of
+    ``is_superuser`` in product code goes through here."""
+    return bool(
+        user is not None
+        and user.is_authenticated
+        and user.is_active
+        and getattr(user, "is_superuser", False)
+        and not powers_withheld(user)
+    )
+
+
+def is_official(user: Any) -> bool:
+    """Whether ``user`` holds powers that need a second factor: staff or site admin,
+    or any role (federation, club admin, organizer, arbiter).  Club admins count:
+    they read and change players' private data.  Asked regardless of the mark."""
+    if user is None or not user.is_authenticated:
+        return False
+    if getattr(user, "is_staff", False) or getattr(user, "is_superuser", False):
+        return True
+    return RoleAssignment.objects.filter(user=user).exists()
+
+
 def can(user: UserLike | None, action: str, obj: Any = None) -> bool:
     if action not in _RULES:
         raise ValueError(f"unknown permission action {action!r}")
     if user is None or not user.is_authenticated or not user.is_active:
         return False
-    if getattr(user, "is_superuser", False) and action not in _NO_BYPASS:
+    if action not in _NO_BYPASS and is_site_admin(user):
         return True
     return bool(_RULES[action](user, obj)) or any(
         rule(user, obj) for rule in _EXTENSIONS.get(action, ())
@@ -100,6 +136,8 @@ def require(user: UserLike | None, action: str, obj: Any = None) -> None:
 
 
 def _assignments(user: Any) -> frozenset[tuple[str, int, int]]:
+    if powers_withheld(user):
+        return frozenset()
     cached = getattr(user, "_zary_roles", None)
     if cached is None:
         cached = frozenset(
@@ -267,7 +305,7 @@ def visible_federations(user: Any) -> models.QuerySet[Federation]:
     federations they administer, those of the clubs they administer and their
     own player's federation; site admins read everything.
     """
-    if user is not None and user.is_authenticated and user.is_active and user.is_superuser:
+    if is_site_admin(user):
         return Federation.objects.all()
     visible = models.Q(is_public=True)
     if user is not None and user.is_authenticated and user.is_active:
@@ -288,7 +326,7 @@ def private_data_federation_ids(user: Any) -> set[int] | None:
     """
     if user is None or not user.is_authenticated or not user.is_active:
         return set()
-    if user.is_superuser:
+    if is_site_admin(user):
         return None
     return scope_ids(user, Role.FEDERATION_ADMIN, Federation)
 
@@ -305,7 +343,7 @@ def decides_claims(user: Any) -> bool:
     if user is None or not user.is_authenticated or not user.is_active:
         return False
     return bool(
-        user.is_superuser
+        is_site_admin(user)
         or scope_ids(user, Role.FEDERATION_ADMIN, Federation)
         or scope_ids(user, Role.CLUB_ADMIN, Club)
     )
@@ -320,7 +358,7 @@ def claims_to_decide(user: Any) -> models.QuerySet[ProfileClaim]:
     pending = ProfileClaim.objects.filter(status=ClaimStatus.PENDING)
     if not decides_claims(user):
         return pending.none()
-    if user.is_superuser:
+    if is_site_admin(user):
         return pending
     federation_ids = scope_ids(user, Role.FEDERATION_ADMIN, Federation)
     club_ids = scope_ids(user, Role.CLUB_ADMIN, Club)
@@ -355,12 +393,19 @@ def _discipline_change(user: Any, discipline: Any) -> bool:
     return False
 
 
+@register("user.reset_second_factor")
+def _reset_second_factor(user: Any, target: Any) -> bool:
+    """Removing someone's second factor (a lost phone) hands their account to whoever
+    holds the password: site admins only, from the web admin."""
+    return False
+
+
 def is_staff_admin(user: Any) -> bool:
     """Whether ``user`` administers anything here (a site, federation or club admin)."""
     if user is None or not user.is_authenticated or not user.is_active:
         return False
     return bool(
-        user.is_superuser
+        is_site_admin(user)
         or scope_ids(user, Role.FEDERATION_ADMIN, Federation)
         or scope_ids(user, Role.CLUB_ADMIN, Club)
     )
@@ -368,19 +413,19 @@ def is_staff_admin(user: Any) -> bool:
 
 def admin_federations(user: Any) -> models.QuerySet[Federation]:
     """Federations ``user`` administers (``federation.change``)."""
-    if user.is_superuser:
+    if is_site_admin(user):
         return Federation.objects.all()
     return Federation.objects.filter(id__in=scope_ids(user, Role.FEDERATION_ADMIN, Federation))
 
 
 def admin_clubs(user: Any) -> models.QuerySet[Club]:
     """Clubs ``user`` administers (``club.change``)."""
-    return Club.objects.all() if user.is_superuser else administered_clubs(user)
+    return Club.objects.all() if is_site_admin(user) else administered_clubs(user)
 
 
 def admin_players(user: Any) -> models.QuerySet[Player]:
     """Players ``user`` may read in the admin (``player.view``)."""
-    if user.is_superuser:
+    if is_site_admin(user):
         return Player.objects.all()
     members = Membership.objects.filter(club__in=administered_clubs(user).values("id"))
     return Player.objects.filter(
@@ -391,14 +436,14 @@ def admin_players(user: Any) -> models.QuerySet[Player]:
 
 def admin_memberships(user: Any) -> models.QuerySet[Membership]:
     """Memberships of the clubs ``user`` administers (``membership.change``)."""
-    if user.is_superuser:
+    if is_site_admin(user):
         return Membership.objects.all()
     return Membership.objects.filter(club__in=administered_clubs(user).values("id"))
 
 
 def admin_claims(user: Any) -> models.QuerySet[ProfileClaim]:
     """Profile claims (decided or not) of the players ``user`` manages (``claim.decide``)."""
-    if user.is_superuser:
+    if is_site_admin(user):
         return ProfileClaim.objects.all()
     federation_ids = scope_ids(user, Role.FEDERATION_ADMIN, Federation)
     managed = (
@@ -414,7 +459,7 @@ def admin_claims(user: Any) -> models.QuerySet[ProfileClaim]:
 def admin_role_assignments(user: Any) -> models.QuerySet[RoleAssignment]:
     """Role assignments ``user`` may revoke (``role.grant``): club admins of the clubs
     of their federations.  Tournament roles are managed by the tournaments app."""
-    if user.is_superuser:
+    if is_site_admin(user):
         return RoleAssignment.objects.all()
     clubs = Club.objects.filter(
         federation_id__in=scope_ids(user, Role.FEDERATION_ADMIN, Federation)
@@ -428,7 +473,7 @@ def admin_role_assignments(user: Any) -> models.QuerySet[RoleAssignment]:
 
 def admin_audit_federation_ids(user: Any) -> set[int] | None:
     """Federations whose audit log ``user`` reads (``federation.view_audit``); None: all."""
-    if user.is_superuser:
+    if is_site_admin(user):
         return None
     return scope_ids(user, Role.FEDERATION_ADMIN, Federation)
 
@@ -441,7 +486,7 @@ def managed_players(user: Any) -> models.QuerySet[Player]:
     active = Player.objects.filter(merged_into__isnull=True)
     if user is None or not user.is_authenticated or not user.is_active:
         return active.none()
-    if user.is_superuser:
+    if is_site_admin(user):
         return active
     members = Membership.objects.current().filter(club__in=administered_clubs(user).values("id"))
     return active.filter(

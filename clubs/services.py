@@ -207,7 +207,7 @@ FEDERATION_KEPT_FIELDS = ("federation", "membership_number")
 def refuse_federation_kept_changes(player: Player, *, by: Any, values: Mapping[str, Any]) -> None:
     """A ValidationError naming each federation-kept field ``by`` may not change
     (sending the current value back, as a PUT does, is no change)."""
-    if getattr(by, "is_superuser", False) or permissions.manages_player(by, player):
+    if permissions.is_site_admin(by) or permissions.manages_player(by, player):
         return
     refused = {}
     for name in FEDERATION_KEPT_FIELDS:

@@ -3,7 +3,7 @@
 from django.urls import path
 
 from base.throttles import limit_posts
-from clubs.views import accounts, player, public, staff
+from clubs.views import accounts, player, public, second_factor, staff, tokens
 
 app_name = "clubs"
 
@@ -18,10 +18,35 @@ urlpatterns = [
     path("accounts/profile/", player.own_profile, name="own_profile"),
     # Accounts
     path("accounts/", accounts.account, name="account"),
+    # API tokens (clubs.tokens): made and revoked from the account page.
+    path("accounts/tokens/new/", tokens.create_personal, name="token_create"),
+    path("accounts/tokens/integration/new/", tokens.create_integration, name="integration_create"),
+    path("accounts/tokens/<int:pk>/revoke/", tokens.revoke, name="token_revoke"),
     # Posts that cost (a password hash, an e-mail) are limited per address (base.throttles).
     path("accounts/signup/", limit_posts("signup")(accounts.sign_up), name="signup"),
     path("accounts/login/", accounts.SignInView.as_view(), name="login"),
     path("accounts/logout/", accounts.SignOutView.as_view(), name="logout"),
+    # Two-step sign-in (clubs.second_factor): every code typed is limited per user or address.
+    path(
+        "accounts/two-step/",
+        limit_posts("second_factor")(second_factor.verify),
+        name="second_factor_verify",
+    ),
+    path(
+        "accounts/two-step/setup/",
+        limit_posts("second_factor")(second_factor.setup),
+        name="second_factor_setup",
+    ),
+    path(
+        "accounts/two-step/recovery-codes/",
+        second_factor.recovery_codes,
+        name="second_factor_recovery_codes",
+    ),
+    path(
+        "accounts/two-step/off/",
+        limit_posts("second_factor")(second_factor.disable),
+        name="second_factor_disable",
+    ),
     path(
         "accounts/password/reset/",
         limit_posts("password_reset")(accounts.PasswordResetView.as_view()),

@@ -48,6 +48,10 @@ INSTALLED_APPS = [
     "idempotency",
     # Before clubs: clubs.admin.signin replaces axes' page of attempts.
     "axes",
+    # Second factor (TOTP and recovery codes) for officials: clubs/second_factor.py.
+    "django_otp",
+    "django_otp.plugins.otp_totp",
+    "django_otp.plugins.otp_static",
     "clubs",
     "games",
     "ratings",
@@ -66,6 +70,10 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Whether this session gave a second factor (django-otp), and an official's
+    # powers withheld until it has (clubs.second_factor).
+    "django_otp.middleware.OTPMiddleware",
+    "clubs.second_factor.SecondFactorMiddleware",
     # A retried API write with an Idempotency-Key gets the first answer (idempotency/).
     "idempotency.middleware.IdempotencyKeyMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -217,6 +225,9 @@ SIGNIN_LOCKOUT_MAX_HOURS = max(1, env_int("SIGNIN_LOCKOUT_MAX_HOURS", 24))
 # Proxies in front of the server that append to X-Forwarded-For (clubs.lockout.
 # client_address); 0: the client is REMOTE_ADDR.
 SIGNIN_PROXY_COUNT = max(0, env_int("SIGNIN_PROXY_COUNT", 0))
+# The API's Basic credentials (a password per request) for a legacy client; off, the
+# API takes tokens (clubs.tokens) and the site's own session only.
+API_BASIC_AUTH = env_bool("API_BASIC_AUTH", False)
 AXES_HANDLER = "clubs.lockout.SignInLockoutHandler"
 AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
 AXES_FAILURE_LIMIT = SIGNIN_ACCOUNT_FAILURES
@@ -236,6 +247,12 @@ AXES_CLIENT_IP_CALLABLE = "clubs.lockout.client_address"
 # and their lifting are in the audit log.
 AXES_DISABLE_ACCESS_LOG = True
 AXES_VERBOSE = False
+
+# Accounts holding a staff, organizer, arbiter, club or federation admin role act
+# with those powers only in a session that gave a second factor (clubs.second_factor).
+SECOND_FACTOR_FOR_OFFICIALS = env_bool("SECOND_FACTOR_FOR_OFFICIALS", True)
+# The issuer an authenticator app shows next to the account's codes.
+OTP_TOTP_ISSUER = "Zary"
 
 LOGIN_URL = "clubs:login"
 LOGIN_REDIRECT_URL = "clubs:account"
@@ -343,6 +360,8 @@ THROTTLE_RATES: dict[str, str | None] = {
     "signup": env_rate("THROTTLE_SIGNUP_RATE", "60/h"),
     # Password reset requests (each sends an e-mail), per address.
     "password_reset": env_rate("THROTTLE_PASSWORD_RESET_RATE", "20/h"),
+    # Second-factor codes typed (signing in, setting up, turning off), per user or address.
+    "second_factor": env_rate("THROTTLE_SECOND_FACTOR_RATE", "60/h"),
     # Single .mat/.xg files imported as matches, and whole archives uploaded.
     "imports": env_rate("THROTTLE_IMPORTS_RATE", "60/h"),
     "archives": env_rate("THROTTLE_ARCHIVES_RATE", "10/h"),
@@ -357,7 +376,10 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "base.parsers.exception_handler",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    # Tokens first: DRF answers missing or wrong credentials with the first class's
+    # challenge (401, WWW-Authenticate: Bearer).  Basic reads API_BASIC_AUTH per request.
     "DEFAULT_AUTHENTICATION_CLASSES": [
+        "clubs.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
         "clubs.authentication.BasicAuthentication",
     ],
@@ -401,4 +423,8 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+    # axes writes an INFO line for every failed sign-in it counts or refuses: a guesser
+    # would fill the log (and spend the server's time on it); lockouts themselves are
+    # in the audit log (clubs.lockout).
+    "loggers": {"axes": {"level": env_str("SIGNIN_LOG_LEVEL", "WARNING")}},
 }

@@ -34,7 +34,7 @@ def _may_list(user: Any) -> bool:
     """Site admins and federation admins (the ``match.arbitrate`` rule's holders)."""
     if not permissions.is_staff_admin(user):  # also turns away anonymous visitors
         return False
-    return bool(user.is_superuser or permissions.admin_federations(user).exists())
+    return bool(permissions.is_site_admin(user) or permissions.admin_federations(user).exists())
 
 
 def _matches(user: Any) -> models.QuerySet[Match]:

@@ -144,6 +144,11 @@ class MatchViewSet(
                 description="Illegal turn, invalid field (code invalid), or a clock reading "
                 "from someone who may not enter one (clock_not_yours).",
             ),
+            401: OpenApiResponse(
+                TurnErrorSerializer,
+                description="No credentials, or an API token refused (unknown, revoked, "
+                "expired): code not_authenticated or authentication_failed.",
+            ),
             403: OpenApiResponse(TurnErrorSerializer, description="Not this user's side."),
             404: OpenApiResponse(TurnErrorSerializer, description="No such match for you."),
             409: OpenApiResponse(TurnErrorSerializer, description="Turn number taken."),

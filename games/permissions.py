@@ -18,6 +18,7 @@ from clubs.permissions import (
     can,
     is_club_admin,
     is_federation_admin,
+    is_site_admin,
     manages_player,
     register,
     scope_ids,
@@ -80,7 +81,7 @@ def arbitrated_matches_q(user: Any) -> Q | None:
     or None when there are none; the superuser's pass is an empty filter."""
     if user is None or not user.is_authenticated or not user.is_active:
         return None
-    if user.is_superuser:
+    if is_site_admin(user):
         return Q()
     parts = []
     federation_ids = scope_ids(user, Role.FEDERATION_ADMIN, Federation)

@@ -32,6 +32,7 @@ from typing import Any
 from django.db.models import BooleanField, Case, Exists, OuterRef, Q, QuerySet, Value, When
 from django.utils.translation import gettext as _
 
+from clubs import permissions
 from clubs.models import Player
 from games.models import Match
 
@@ -74,7 +75,7 @@ def _signed_in(user: Any) -> bool:
 
 
 def sees_every_result(user: Any) -> bool:
-    return _signed_in(user) and bool(user.is_superuser)
+    return permissions.is_site_admin(user)
 
 
 def _own_player_ids(user: Any) -> frozenset[int]:

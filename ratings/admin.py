@@ -32,7 +32,7 @@ def _may_list(user: Any) -> bool:
     """Site admins and federation admins (the holders of the ratings rules)."""
     if not permissions.is_staff_admin(user):  # also turns away anonymous visitors
         return False
-    return bool(user.is_superuser or permissions.admin_federations(user).exists())
+    return bool(permissions.is_site_admin(user) or permissions.admin_federations(user).exists())
 
 
 def _pools(user: Any) -> models.QuerySet[RatingPool]:

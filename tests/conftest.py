@@ -105,6 +105,13 @@ def no_analysis_on_result(settings):  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture(autouse=True)
+def no_second_factor(settings):  # type: ignore[no-untyped-def]
+    """Officials act without a second factor (clubs.second_factor) unless a test about
+    it turns SECOND_FACTOR_FOR_OFFICIALS on: the other tests sign in with a password."""
+    settings.SECOND_FACTOR_FOR_OFFICIALS = False
+
+
+@pytest.fixture(autouse=True)
 def empty_cache() -> None:
     """Every test starts with an empty cache (base.httpcache): a test database rolled
     back hands out the same primary keys and versions again, and a fragment another

@@ -14,7 +14,14 @@ from typing import Any
 from django.db import models
 
 from clubs.models import Club, Federation, Player, Role
-from clubs.permissions import extend, is_club_admin, is_federation_admin, register, scope_ids
+from clubs.permissions import (
+    extend,
+    is_club_admin,
+    is_federation_admin,
+    is_site_admin,
+    register,
+    scope_ids,
+)
 from games.models import Match
 from games.permissions import extend_arbitrated_q
 from tournaments.models import Entry, Pairing, Tournament, TournamentState
@@ -148,7 +155,7 @@ def runs_tournaments(user: Any) -> bool:
     if not _signed_in(user):
         return False
     return bool(
-        user.is_superuser
+        is_site_admin(user)
         or scope_ids(user, Role.ORGANIZER, Tournament)
         or scope_ids(user, Role.FEDERATION_ADMIN, Federation)
         or scope_ids(user, Role.CLUB_ADMIN, Club)
@@ -162,7 +169,7 @@ def managed_tournaments_q(user: Any, prefix: str = "") -> models.Q:
     """Tournaments ``user`` manages, as a filter (``prefix`` reaches the tournament)."""
     if not _signed_in(user):
         return models.Q(pk__in=[])
-    if user.is_superuser:
+    if is_site_admin(user):
         return models.Q()
     return (
         models.Q(**{f"{prefix}id__in": scope_ids(user, Role.ORGANIZER, Tournament)})

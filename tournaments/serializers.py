@@ -60,7 +60,9 @@ class _ActingUser:
             user is not None
             and user.is_authenticated
             and user.is_active
-            and (user.is_superuser or tournament_permissions.manages(user, tournament))
+            and (
+                permissions.is_site_admin(user) or tournament_permissions.manages(user, tournament)
+            )
         )
 
 

@@ -19,9 +19,31 @@ modules below registers their pages:
 - ``players``: players, their CSV export and the "find duplicates" (merge) page;
 - ``roles``: role assignments and profile claims;
 - ``audit``: the audit log, read-only;
-- ``signin``: failed sign-ins remembered by django-axes, and lifting a lockout.
+- ``signin``: failed sign-ins remembered by django-axes, and lifting a lockout;
+- ``second_factor``: who set up two-step sign-in, and resetting it (a lost phone);
+- ``tokens``: API tokens, for site admins: read-only, and revoking a leaked one.
 """
 
-from clubs.admin import audit, clubs, federations, memberships, players, roles, signin
+from clubs.admin import (
+    audit,
+    clubs,
+    federations,
+    memberships,
+    players,
+    roles,
+    second_factor,
+    signin,
+    tokens,
+)
 
-__all__ = ["audit", "clubs", "federations", "memberships", "players", "roles", "signin"]
+__all__ = [
+    "audit",
+    "clubs",
+    "federations",
+    "memberships",
+    "players",
+    "roles",
+    "second_factor",
+    "signin",
+    "tokens",
+]

@@ -30,8 +30,8 @@ class AuditEntryAdmin(PolicyAdmin):
         user = request.user
         if obj is None:
             return is_federation_staff(user)
-        if user.is_superuser:
-            return user.is_active
+        if permissions.is_site_admin(user):
+            return True
         federation = obj.federation
         return federation is not None and permissions.can(user, "federation.view_audit", federation)
 

@@ -28,7 +28,8 @@ def error_text(error: ValidationError) -> str:
 def is_federation_staff(user: Any) -> bool:
     """A site admin, or the admin of some federation."""
     return permissions.is_staff_admin(user) and bool(
-        user.is_superuser or permissions.scope_ids(user, Role.FEDERATION_ADMIN, Federation)
+        permissions.is_site_admin(user)
+        or permissions.scope_ids(user, Role.FEDERATION_ADMIN, Federation)
     )
 
 
@@ -57,8 +58,8 @@ class PolicyAdmin(admin.ModelAdmin):
 
     def _allowed(self, request: HttpRequest, action: str | None, obj: Any) -> bool:
         user = request.user
-        if user.is_superuser:
-            return user.is_active
+        if permissions.is_site_admin(user):
+            return True
         if obj is None:
             return action is not None and self.may_list(user)
         return action is not None and permissions.can(user, action, self.subject(obj))

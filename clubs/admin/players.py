@@ -45,7 +45,7 @@ class PlayerForm(PolicyForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         federations = permissions.admin_federations(self.user)
-        if not self.user.is_superuser:
+        if not permissions.is_site_admin(self.user):
             clubs = permissions.administered_clubs(self.user)
             federations = Federation.objects.filter(
                 models.Q(pk__in=federations.values("pk"))

@@ -39,7 +39,7 @@ class RoleAssignmentForm(PolicyForm):
         super().__init__(*args, **kwargs)
         roles = (
             [Role.CLUB_ADMIN, Role.FEDERATION_ADMIN]
-            if self.user.is_superuser
+            if permissions.is_site_admin(self.user)
             else [Role.CLUB_ADMIN]
         )
         if "role" in self.fields:
@@ -103,7 +103,7 @@ class RoleAssignmentAdmin(PolicyAdmin):
     def get_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
         if obj is None:
             fields = ["username", "role", "club"]
-            return [*fields, "federation"] if request.user.is_superuser else fields
+            return [*fields, "federation"] if permissions.is_site_admin(request.user) else fields
         return ["user", "role", "applies_to", "granted_by", "granted_at"]
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:

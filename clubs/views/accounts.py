@@ -16,9 +16,10 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from clubs import landing, lockout, permissions, services
+from clubs import landing, lockout, permissions, second_factor, services
 from clubs.forms import SignUpForm, add_service_errors
 from clubs.models import Player
+from clubs.views import tokens
 
 # settings.LOGIN_URL is the admin's sign-in (staff only); these pages use ours.
 SIGN_IN_URL = reverse_lazy("clubs:login")
@@ -73,6 +74,26 @@ class SignInView(auth_views.LoginView):
 
     def get_default_redirect_url(self) -> str:
         return landing.landing_page(self.request.user)
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        """With a second factor set up, the password alone signs nobody in: it is
+        kept pending and the code page asks the rest (clubs.second_factor).  An
+        official without one is signed in without their powers and sent to set it up."""
+        user = form.get_user()
+        if second_factor.has_device(user):
+            second_factor.begin_pending(self.request, user, self.get_redirect_url())
+            return redirect("clubs:second_factor_verify")
+        response = super().form_valid(form)
+        if second_factor.required(user):
+            messages.warning(
+                self.request,
+                _(
+                    "Your account holds an official's powers: they work only once you "
+                    "set up two-step sign-in. Until then you act as a player."
+                ),
+            )
+            return redirect(second_factor.code_page(user, self.get_success_url()))
+        return response
 
 
 class SignOutView(auth_views.LogoutView):
@@ -150,5 +171,8 @@ def account(request: HttpRequest) -> HttpResponse:
             and (player.federation is None or player.federation.is_public),
             "claims": claims,
             "decides_claims": permissions.decides_claims(user),
+            "second_factor": second_factor.status(user),
+            # The API token sections (templates/clubs/_account_tokens.html).
+            **tokens.account_context(request),
         },
     )

@@ -37,7 +37,7 @@ SIMILAR_SHOWN = 12  # players offered for a name nobody bears exactly
 def _candidates(user: Any) -> tuple[list[Federation], list[Club]]:
     """The federations and clubs where ``user`` holds an admin's role (or every
     federation for a site admin): where to ask the policy, which decides."""
-    if user.is_superuser:
+    if permissions.is_site_admin(user):
         federations = Federation.objects.all()
     else:
         federations = Federation.objects.filter(
@@ -69,7 +69,7 @@ def may_import_archives(user: Any) -> bool:
     one without an admin's role: the roles are cached on the user)."""
     if not user.is_authenticated:
         return False
-    if not user.is_superuser and not (
+    if not permissions.is_site_admin(user) and not (
         permissions.scope_ids(user, Role.FEDERATION_ADMIN, Federation)
         or permissions.scope_ids(user, Role.CLUB_ADMIN, Club)
     ):

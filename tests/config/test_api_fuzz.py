@@ -27,7 +27,6 @@ the next request).
 
 from __future__ import annotations
 
-import base64
 import copy
 import os
 from collections.abc import Iterator
@@ -51,9 +50,7 @@ from config.wsgi import application
 EXAMPLES = int(os.environ.get("API_FUZZ_EXAMPLES", "6"))
 COVERAGE = os.environ.get("API_FUZZ_COVERAGE") == "1"
 STATEFUL = os.environ.get("API_FUZZ_STATEFUL") == "1"
-PASSWORD = "correct-horse-battery"
 ROLES = ("anonymous", "player", "organizer")
-FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 # No 5xx, and every documented answer as documented.  Not ``status_code_conformance``:
 # the schema documents the successes (and a few refusals), not every 4xx a
 # malformed request can earn.
@@ -89,9 +86,10 @@ def map_path_parameters(ctx: Any, path_parameters: dict[str, Any]) -> dict[str, 
     return path_parameters
 
 
-def _build_world() -> dict[str, Any]:
+def _build_world() -> dict[str, dict[str, str]]:
     """The shared test world (tests/world.py), its running Swiss in its first round,
-    a friendly match, a reported one and a knock-out with a decided first match."""
+    a friendly match, a reported one and a knock-out with a decided first match; the
+    headers of the organizer and the player (their API tokens)."""
     from clubs.models import Role
     from games import services as games_services
     from tests.factories import PlayerFactory, UserFactory, grant
@@ -133,14 +131,19 @@ def _build_world() -> dict[str, Any]:
     games_services.override_result(
         first_table.match, by=organizer, score1=first_table.match.length, score2=0, reason="fuzz"
     )
-    # Hashed with the tests' fast hasher (tests/conftest.py), which each test
-    # installs again: a hash of the default hasher would not verify then.
-    from django.test import override_settings
+    # The roles send API tokens (clubs.tokens), as integrations do: Basic credentials
+    # are off by default.
+    from clubs import tokens
 
-    with override_settings(PASSWORD_HASHERS=FAST_HASHERS):
-        for user in (organizer, player_user):
-            user.set_password(PASSWORD)
-            user.save()
+    headers = {
+        role: {
+            "Authorization": "Bearer "
+            + tokens.create_personal_token(
+                user, name="fuzz", scope="write", expires_in_days=None
+            ).plain
+        }
+        for role, user in (("organizer", organizer), ("player", player_user))
+    }
     from clubs.models import Membership, Player
     from games.models import ResultReport
     from ratings.models import RatingList, RatingPool
@@ -164,12 +167,7 @@ def _build_world() -> dict[str, Any]:
             "rating-lists": list(RatingList.objects.values_list("pk", flat=True)),
         }
     )
-    return {"organizer": organizer, "player": player_user}
-
-
-def _basic(user: Any) -> dict[str, str]:
-    token = base64.b64encode(f"{user.username}:{PASSWORD}".encode()).decode()
-    return {"Authorization": f"Basic {token}"}
+    return headers
 
 
 @dataclass
@@ -245,9 +243,8 @@ def live_api(
     # No rate limits (base.throttles, tested in test_throttles): the pass sends
     # hundreds of requests a minute as one client, and examples spent on 429s
     # would test nothing else.
-    # Nor lockouts (clubs.lockout, tested in tests/clubs/test_signin_lockout.py): the
-    # pass's checks send its roles' names with wrong passwords on purpose, which would
-    # lock the very accounts the later examples and tests sign in with.
+    # Nor lockouts (clubs.lockout, tested in tests/clubs/test_signin_lockout.py): should
+    # a check send generated Basic credentials, its failures would lock the address.
     unlimited = override_settings(
         THROTTLE_RATES=dict.fromkeys(django_settings.THROTTLE_RATES),
         SIGNIN_ACCOUNT_FAILURES=10**6,
@@ -259,16 +256,12 @@ def live_api(
         unlimited,
     ):
         try:
-            world = _build_world()
+            role_headers = _build_world()
             server = _start_server()
             try:
                 api = LiveApi(
                     url=f"http://127.0.0.1:{server.port}",
-                    headers={
-                        "anonymous": {},
-                        "player": _basic(world["player"]),
-                        "organizer": _basic(world["organizer"]),
-                    },
+                    headers={"anonymous": {}, **role_headers},
                 )
                 yield api
                 # The figures of the run, shown whatever pytest captures.
@@ -374,12 +367,13 @@ def test_stateful_chains(live_api: LiveApi, db: Any) -> None:
 
 def test_roles_are_who_they_claim(live_api: LiveApi, db: Any) -> None:
     """The pass is only worth three roles if the credentials work on the server:
-    anonymous is refused a write, the organizer's empty club is refused for its
-    content, the player reads their own reports."""
+    anonymous is refused a write (401, asked for a token), the organizer's empty club
+    is refused for its content, the player reads their own reports."""
     clubs = f"{live_api.url}/api/clubs/"
     anonymous = requests.post(clubs, json={}, timeout=30)
     organizer = requests.post(clubs, json={}, headers=live_api.headers["organizer"], timeout=30)
-    assert anonymous.status_code == 403
+    assert anonymous.status_code == 401
+    assert anonymous.headers["WWW-Authenticate"] == 'Bearer realm="api"'
     assert organizer.status_code == 400, organizer.text
     assert "name" in organizer.json()
     mine = requests.get(

@@ -287,7 +287,8 @@ def test_field_errors_name_each_field_in_the_documented_shape(client) -> None:  
 def test_refusals_before_the_turn_is_read_have_the_same_shape(client) -> None:  # type: ignore[no-untyped-def]
     match = clocked_match()
     body = {"number": 1, "kind": "opening", "dice": [3, 1]}
-    assert_turn_error(post(client, turns_url(match), body), 403, "not_authenticated", None)
+    # No credentials: 401, asking for a token (clubs.authentication).
+    assert_turn_error(post(client, turns_url(match), body), 401, "not_authenticated", None)
     client.force_login(UserFactory())
     reason = assert_turn_error(post(client, turns_url(match), body), 403, "permission_denied", None)
     assert reason == "You may not record turns of this match."

@@ -279,6 +279,11 @@ def test_api_side_matrix(client, action: str, role: str) -> None:  # type: ignor
     response = post(client, f"/api/matches/{match.pk}/{path}/", body)
     if allowed(action, role):
         check_success(response, match, action, before, user)
+    elif role == "anonymous":
+        # No credentials: the API asks for a token (401, clubs.authentication).
+        assert response.status_code == 401, response.content
+        assert response["WWW-Authenticate"].startswith("Bearer")
+        assert saved(match) == before, "a refused action saved something"
     else:
         check_refusal(response, match, action, before, role)
 

@@ -3,12 +3,11 @@ acts once; the same key with another request is 422; keys are scoped by the
 credentials and the user, expire, and are forgotten after a 5xx.
 
 Every endpoint a player or organizer writes to at a venue is driven the same way,
-signed in by session and by HTTP Basic.
+signed in by session and by an API token (clubs.tokens).
 """
 
 from __future__ import annotations
 
-import base64
 import datetime
 import json
 import re
@@ -21,7 +20,8 @@ from django.core.management import call_command
 from django.test import Client
 from django.utils import timezone
 
-from clubs.models import AuditEntry, Role
+from clubs import tokens
+from clubs.models import ApiToken, AuditEntry, Role
 from games import services as games_services
 from games.models import ReportResponse, ReportSource, ResultReport, Turn
 from idempotency.middleware import KEY_PATTERN, credentials_fingerprint, request_digest
@@ -34,7 +34,6 @@ from tournaments.models import TournamentState
 
 pytestmark = pytest.mark.django_db
 
-PASSWORD = "correct-horse-battery"  # tests.factories.UserFactory's
 KEY = "4f0c1a2e-7b9d-4c3e-8a51-d2f6e9b07c11"
 REPLAYED = "Idempotent-Replayed"
 
@@ -161,12 +160,14 @@ ENDPOINTS = {
 }
 
 
-def basic(user: Any, password: str = PASSWORD) -> str:
-    return "Basic " + base64.b64encode(f"{user.username}:{password}".encode()).decode()
+def bearer(user: Any) -> str:
+    """A new read-and-write API token of ``user``, as its Authorization header."""
+    made = tokens.create_personal_token(user, name="venue", scope="write", expires_in_days=None)
+    return f"Bearer {made.plain}"
 
 
 class Caller:
-    """Sends API writes as one user, signed in by session or by HTTP Basic."""
+    """Sends API writes as one user, signed in by session or by an API token."""
 
     def __init__(self, client: Client, auth: str) -> None:
         self.client, self.auth = client, auth
@@ -178,7 +179,7 @@ class Caller:
             self.client.force_login(user)
             self.headers = {}
         else:
-            self.headers = {"HTTP_AUTHORIZATION": basic(user)}
+            self.headers = {"HTTP_AUTHORIZATION": bearer(user)}
         return self
 
     def post(self, url: str, body: dict[str, Any], key: str | None = KEY) -> Any:
@@ -195,7 +196,7 @@ class Caller:
         )
 
 
-@pytest.fixture(params=["session", "basic"])
+@pytest.fixture(params=["session", "token"])
 def caller(request: Any, client: Client) -> Caller:
     return Caller(client, request.param)
 
@@ -299,21 +300,20 @@ def test_the_answer_is_replayed_only_to_credentials_that_still_authenticate(
     client: Client,
 ) -> None:
     report = _report()
-    caller = Caller(client, "basic").sign_in(report.actor)
+    caller = Caller(client, "token").sign_in(report.actor)
     first = caller.post(report.url, report.body)
     assert first.status_code == 201
-    report.actor.set_password("a-new-password-entirely")
-    report.actor.save()
-    old_password = caller.post(report.url, report.body)
-    assert old_password.status_code in (401, 403) and REPLAYED not in old_password
+    ApiToken.objects.update(revoked_at=timezone.now())
+    revoked = caller.post(report.url, report.body)
+    assert revoked.status_code == 401 and REPLAYED not in revoked
     assert report.acted() == 1
 
 
 def test_a_refused_login_keeps_no_key_and_the_retry_acts(client: Client) -> None:
     report = _report()
-    caller = Caller(client, "basic")
-    caller.headers = {"HTTP_AUTHORIZATION": basic(report.actor, "wrong-password")}
-    assert caller.post(report.url, report.body).status_code in (401, 403)
+    caller = Caller(client, "token")
+    caller.headers = {"HTTP_AUTHORIZATION": "Bearer zary_00000000_" + "x" * 43}
+    assert caller.post(report.url, report.body).status_code == 401
     assert not IdempotencyKey.objects.exists()
     caller.sign_in(report.actor)
     assert caller.post(report.url, report.body).status_code == 201
@@ -323,7 +323,7 @@ def test_a_refused_login_keeps_no_key_and_the_retry_acts(client: Client) -> None
 def test_an_anonymous_write_keeps_no_key(client: Client) -> None:
     report = _report()
     response = Caller(client, "session").post(report.url, report.body)
-    assert response.status_code == 403
+    assert response.status_code == 401
     assert not IdempotencyKey.objects.exists() and report.acted() == 0
 
 
@@ -375,7 +375,7 @@ def test_the_command_and_the_beat_task_delete_expired_keys(capsys: Any) -> None:
     assert entry["task"] == expire_idempotency_keys.name
 
 
-@pytest.mark.parametrize("auth", ["session", "basic"])
+@pytest.mark.parametrize("auth", ["session", "token"])
 def test_a_server_error_leaves_no_key_and_the_retry_acts(auth: str, monkeypatch: Any) -> None:
     endpoint = _confirm()
     caller = Caller(Client(raise_request_exception=False), auth).sign_in(endpoint.actor)

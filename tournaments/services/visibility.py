@@ -23,6 +23,7 @@ from typing import Any
 
 from django.db.models import Q
 
+from clubs.permissions import is_site_admin
 from games import visibility
 from games.models import Match
 from tournaments import permissions as tournament_permissions
@@ -39,7 +40,7 @@ def sees_hidden_results(user: Any, tournament: Tournament) -> bool:
     if user is None or not user.is_authenticated or not user.is_active:
         return False
     return bool(
-        user.is_superuser
+        is_site_admin(user)
         or tournament_permissions.manages(user, tournament)
         or tournament_permissions.arbitrates(user, tournament)
     )
@@ -54,7 +55,7 @@ def hides_results(tournament: Tournament, round: Round | None = None) -> bool:
 
 def hidden_results_q(user: Any) -> Q:
     """``results_hidden`` as a filter on ``games.Match``: the matches of hidden rounds."""
-    if user is not None and user.is_authenticated and user.is_active and user.is_superuser:
+    if is_site_admin(user):
         return Q(pk__in=[])
     hidden = Q(pairing__round__silent=True) | Q(pairing__round__tournament__publish_results=False)
     staff = tournament_permissions.staff_tournaments_q(user)

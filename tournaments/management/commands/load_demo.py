@@ -37,3 +37,8 @@ class Command(BaseCommand):
         self.stdout.write(
             "Sign in at http://127.0.0.1:8000/accounts/login/ (organizers land on /organize/)"
         )
+        if settings.SECOND_FACTOR_FOR_OFFICIALS:
+            self.stdout.write(
+                "Officials set up two-step sign-in (an authenticator app) at their first "
+                "sign-in; SECOND_FACTOR_FOR_OFFICIALS=0 turns this off for a demo."
+            )
