@@ -24,6 +24,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from engine.errors import EngineError
+from engine.soldiers.record import SoldiersRecordError
 
 BAR = 25  # the engine's point number of the bar (and 0 is "off")
 
@@ -54,6 +55,16 @@ def _is_list(key: str) -> Callable[[Mapping[str, Any]], bool]:
 
 def _is_int(key: str) -> Callable[[Mapping[str, Any]], bool]:
     return lambda data: isinstance(data.get(key), int) and not isinstance(data.get(key), bool)
+
+
+def _has(key: str) -> Callable[[Mapping[str, Any]], bool]:
+    return lambda data: bool(data.get(key))
+
+
+def _turn_given(data: Mapping[str, Any]) -> bool:
+    # a Soldiers record's turn index; -1 when the whole record is refused
+    turn = data.get("turn")
+    return isinstance(turn, int) and not isinstance(turn, bool) and turn >= 0
 
 
 def _one_of_several(data: Mapping[str, Any]) -> bool:
@@ -464,6 +475,101 @@ MESSAGES: dict[str, tuple[Template, ...]] = {
         _t(_("A scoring rule can never apply.")),
     ),
     "bad_mother_pinned": (_t(_("The position's pinned mothers are not valid.")),),
+    # --- Soldiers (engine/soldiers/): options, position text, plays, records, export
+    "army_too_large": (
+        _t(_("The army has %(total)s class checkers, but a side has only 15.")),
+        _t(_("The army has more class checkers than a side's 15.")),
+    ),
+    "unknown_class": (
+        _t(
+            _(
+                "“%(token)s”: the classes are K (general), G (guard), D (druid), "
+                "E (wounded even), O (wounded odd) and P (pawn)."
+            )
+        ),
+        _t(
+            _(
+                "The classes are K (general), G (guard), D (druid), E (wounded even), "
+                "O (wounded odd) and P (pawn)."
+            )
+        ),
+    ),
+    "bad_army": (
+        _t(_("“%(token)s”: an army gives each class a whole number, like G1."), _has("token")),
+        _t(_("An army is class letters with counts, like K1 G1 D1 E1 O1, 15 at most in all.")),
+    ),
+    "bad_placement": (
+        _t(
+            _(
+                "“%(token)s”: a placement names a class checker and its start point, like G13 "
+                "or E6x2 (pawns are not placed: they fill the rest)."
+            )
+        ),
+        _t(_("A placement names each class checker and its start point, like K24 G13 D8 E6 O6.")),
+    ),
+    "placement_no_room": (
+        _t(
+            _(
+                "%(cls)s on %(point)s: the start has %(room)s checker(s) on that point, fewer "
+                "than the class checkers placed there."
+            )
+        ),
+        _t(_("The placement puts more class checkers on a point than the start has there.")),
+    ),
+    "placement_mismatch": (
+        _t(_("Class “%(cls)s”: the placement places %(placed)s, the army has %(army)s.")),
+        _t(_("The placement does not place exactly the army's class checkers.")),
+    ),
+    "army_mismatch": (
+        _t(_("%(side)s: the number of checkers of class “%(cls)s” differs from the army's.")),
+        _t(_("A side's checker classes differ from the army's.")),
+    ),
+    "bad_position_text": (
+        _t(
+            _(
+                "A position is written “W: … | B: … | W”: White's checkers, Black's checkers "
+                "and the side to move."
+            )
+        ),
+    ),
+    "bad_pin": (
+        _t(
+            _(
+                "%(side)s, “%(token)s”: a pinned checker stands alone under the opposing "
+                "checkers of a point from 1 to 24, one at most per point and never on both sides."
+            )
+        ),
+        _t(_("A pinned checker in the position is not valid.")),
+    ),
+    "mixed_point": (
+        _t(_("White's point %(point)s holds checkers of both sides, and none of them is pinned.")),
+        _t(_("A point holds checkers of both sides, and none of them is pinned.")),
+    ),
+    "illegal_play": (
+        _t(_("%(notation)s is not a legal play of %(dice)s.")),
+        _t(_("This is not a legal play of these dice.")),
+    ),
+    "bad_record": (
+        _t(_("A turn of the record needs its dice, play and position."), _turn_given),
+        _t(_("This is not a Soldiers game record.")),
+    ),
+    "position_mismatch": (
+        _t(_("The position stored after the turn is not the one its play reaches: %(expected)s.")),
+        _t(_("The position stored after the turn is not the one its play reaches.")),
+    ),
+    "export_unsupported": (
+        _t(
+            _(
+                "A Soldiers game cannot be exported as %(format)s: the format has no room "
+                "for checker classes and pinned checkers."
+            )
+        ),
+        _t(_("This format has no room for the checker classes and pinned checkers of Soldiers.")),
+    ),
+    "unknown_format": (
+        _t(_("Unknown export format “%(format)s”.")),
+        _t(_("Unknown export format.")),
+    ),
     # --- numbers and IDs that make no sense (parser robustness)
     "number_too_large": (
         _t(_("Too large a number: %(field)s (at most %(maximum)s).")),
@@ -553,6 +659,16 @@ NUMBER_NAMES = {
 _SIDE_KEYS = {"side", "got", "starter", "owner"}
 _PHASE_KEYS = {"phase"}
 _SIDE_VALUED = {"wrong_mover": {"expected", "got"}}
+# Soldiers: a checker class by its letter (``cls``), an export format (``format``).
+CLASS_NAMES = {
+    "K": _("general"),
+    "G": _("guard"),
+    "D": _("druid"),
+    "E": _("wounded even"),
+    "O": _("wounded odd"),
+    "P": _("pawn"),
+}
+FORMAT_NAMES = {"position_id": "Position ID", "mat": ".mat", "sgf": "SGF"}  # names, not words
 
 
 def _display(code: str, key: str, value: Any) -> str:
@@ -576,6 +692,9 @@ def _display(code: str, key: str, value: Any) -> str:
         ):
             return "-".join(str(v) for v in value)
         return ", ".join(_display(code, key, v) for v in value)
+    if key in ("cls", "format") and isinstance(value, str):
+        named = CLASS_NAMES.get(value) if key == "cls" else FORMAT_NAMES.get(value)
+        return str(named) if named is not None else value
     if key in ("point", "higher") and value == BAR:
         return gettext("bar")
     return str(value)
@@ -613,6 +732,13 @@ def message_for(error: EngineError) -> str:
             "message": text,
             "token": token,
             "position": offset + 1,
+        }
+    turn = data.get("turn")
+    if isinstance(error, SoldiersRecordError) and _turn_given(data) and isinstance(turn, int):
+        # a Soldiers record's turn is a 0-based index: the reader counts from 1
+        text = gettext("turn %(number)s of the record: %(message)s") % {
+            "number": turn + 1,
+            "message": text,
         }
     number, side, line = data.get("move_number"), data.get("side"), data.get("line")
     has_line = isinstance(line, int) and not isinstance(line, bool)

@@ -5,6 +5,7 @@ and prints only ``{"error": {"code": ..., "reason": ..., ...}}``.
 
     python -m engine plays --variant short --position 4HPwATDgc/ABMA --dice 3-1
     python -m engine plays --variant garanquet --position ... --dice 5-5-4
+    python -m engine plays --variant soldiers --position 'W: ... | B: ... | W' --dice 6-5
     python -m engine replay game.txt --variant long [--ruleset long-article]
     python -m engine replay game.txt --variant long --ruleset-file federation.json
     python -m engine replay game.txt --variant long --format azn
@@ -12,6 +13,9 @@ and prints only ``{"error": {"code": ..., "reason": ..., ...}}``.
 
 ``plays`` reads the ID as GNU Backgammon does (the side on roll is the mover)
 and writes each resulting position the same way round, nothing swapped.
+For ``soldiers`` (``engine.soldiers``) the position is the text of RULES.md
+§3.1 naming the side to move, and each resulting position is written in its
+canonical text with the opponent to move.
 ``replay`` reads the record syntax described in ``engine.records.replay`` (``std``),
 Azerbaijani notation (``azn``, ``engine.records.azn_replay``) or a GNU Backgammon / Jellyfish
 match file (``mat``, ``engine.records.matfile``; the default for a ``.mat`` file name).
@@ -42,16 +46,16 @@ from engine.rules.board import WHITE
 from engine.rules.game import GameRules
 from engine.rules.scoring import ScoringPreset, get_preset, preset_from_dict
 from engine.rules.variants import VARIANTS, Variant
+from engine.soldiers import SOLDIERS, plays_json
 
 EXIT_BAD_INPUT = 2
 FORMATS = ("std", "azn", "mat")
 _DICE = re.compile(r"\s*([1-6])(?:\s*-\s*([1-6]))+\s*")
 
 _EPILOG = """\
-Not available: "Soldier classes" (Wikipedia, Short nardy) only names its
-classes (guard, general, druid, wounded even/odd); the source gives no start
-position or checker counts, so it cannot be played until it is specified
-(RULES.md section 3).
+Soldiers (RULES.md section 3.1, checker classes) is answered by "plays" only,
+with a position text instead of a Position ID:
+  plays --variant soldiers --position 'W: K24 P24 ... | B: ... | W' --dice 6-5
 """
 
 
@@ -81,8 +85,12 @@ def _parser() -> argparse.ArgumentParser:
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    plays.add_argument("--variant", required=True, help=f"one of {names}")
-    plays.add_argument("--position", required=True, help="GNU Backgammon Position ID")
+    plays.add_argument("--variant", required=True, help=f"one of {names}, soldiers")
+    plays.add_argument(
+        "--position",
+        required=True,
+        help="GNU Backgammon Position ID (soldiers: a position text 'W: ... | B: ... | W')",
+    )
     plays.add_argument(
         "--dice", required=True, help="the roll, e.g. 3-1 (three dice in garanquet: 5-5-4)"
     )
@@ -134,6 +142,10 @@ def _dice(text: str, variant: Variant) -> tuple[int, ...]:
 
 
 def _plays(args: argparse.Namespace) -> Any:
+    if args.variant == SOLDIERS.name:
+        # Not in VARIANTS (engine/soldiers/__init__.py says why): its positions
+        # are texts with classes and pins, its plays those of engine.soldiers.
+        return plays_json(args.position, _dice(args.dice, SOLDIERS.board))
     variant = _variant(args.variant)
     dice = _dice(args.dice, variant)
     position = decode_position_id(args.position, variant=variant)

@@ -17,9 +17,11 @@ Registered variants (``VARIANTS``, RULES.md §2-§5):
 - ``long`` (§5), ``nardegammon`` (long nardy with the cube, opening dice
   used), ``diceless-long`` (the mover names the dice).
 
-"Soldier classes" (RULES §3) is not a variant here: the source names the
-classes but gives no start position and no counts, so there is nothing to
-implement until a source specifies them.
+Soldiers (checker classes, RULES §3.1) is implemented in ``engine.soldiers``
+and deliberately not registered here yet: its positions carry classes and
+pins that ``Variant``/``Position`` cannot hold, and the apps that read
+``VARIANTS`` have no board, record or discipline for it.  See
+``engine/soldiers/__init__.py`` for how it will plug in.
 """
 
 from __future__ import annotations

@@ -1,0 +1,608 @@
+"""Legal Soldiers plays (RULES.md §3.1 over §2).
+
+Everything works in the mover's numbering on four rows of 26 slots and the
+generals:
+
+    me, op   packed slots (see `engine.soldiers.state`): the mover's free
+             checkers, and the opponent's free checkers by the MOVER's point
+             numbers (slot 25 is the opponent's bar, 0 its off);
+    pm, po   1 + class of the mover's checker pinned there (under the
+             opponent), and of the opponent's checker pinned under the
+             mover's checkers, 0 for none;
+    gens     the mover's generals as sorted (now, start, hit) triples, so each
+             is held to the retreat rule on its own.
+
+`State` holds them as tuples for the notation's replay (`apply_step`); the
+search (`search`) steps one mutable copy forward and back, keys boards by
+integers kept up to date step by step, computes a board's steps once per
+die, and tries only one order of two adjacent steps that commute (see
+`_steps`).
+
+Every prefix of every step sequence is a candidate play; candidates that
+break a whole-play condition (a lone guard left with one attacker, a general
+further back than it started without having hit) are dropped, and then the
+§2 forced-move rules choose among the rest: most dice used, then the largest
+dice.  Bearing off the side's last checker counts as using every die.
+Results are kept one per resulting position, in the search's order (larger
+die first, origins from the back).  Cost on random game positions:
+tests/benchmarks/bench_soldiers_movegen.py times it against short nardy's
+generator; the goal is at most 3 times, and it is about 10 (the search
+still lists each board's steps and visits every distinct board: the next
+step is a generator that enumerates step combinations without them, as
+engine.movegen.fast does, with this search for the rare cases).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, fields
+from operator import itemgetter
+from typing import Final
+
+from engine.rules.board import BAR, BLACK, OFF, WHITE
+from engine.soldiers.army import CHECKERS, CLASSES, DRUID, EVEN, GENERAL, ODD
+from engine.soldiers.state import LONE, LONE_GUARD, ONE, SLOTS, SoldiersPosition
+
+HOME: Final = 6
+
+# What a step did where it landed.
+PLAIN: Final = ""
+HIT: Final = "hit"  # sent a blot (or a lone pin holder) to the bar
+PIN: Final = "pin"  # a druid pinned a blot
+ATTACK: Final = "attack"  # first of two checkers onto a lone guard
+CAPTURE: Final = "capture"  # second of two: the guard goes to the bar
+
+_General = tuple[int, int, int]  # (now, start, hit 0/1)
+State = tuple[
+    tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[_General, ...]
+]
+
+
+@dataclass(frozen=True, slots=True)
+class SoldierStep:
+    """One checker moved by one die, in the mover's numbering: ``origin`` 25
+    is the bar, ``dest`` 0 borne off; ``dest > origin`` is a general's
+    backward step.  ``effect`` is what the landing did (`HIT`, `PIN`,
+    `ATTACK`, `CAPTURE`, or `PLAIN`)."""
+
+    origin: int
+    dest: int
+    die: int
+    cls: int
+    effect: str = PLAIN
+
+    @property
+    def hit(self) -> bool:
+        return self.effect in (HIT, CAPTURE)
+
+
+@dataclass(frozen=True, slots=True)
+class SoldierPlay:
+    """The steps of a turn and the position after it (the opponent to move)."""
+
+    steps: tuple[SoldierStep, ...]
+    position: SoldiersPosition
+
+    @property
+    def dice_used(self) -> tuple[int, ...]:
+        return tuple(s.die for s in self.steps)
+
+
+def dice_moves(dice: Sequence[int]) -> tuple[int, ...]:
+    """The dice to play, larger first; equal dice four times."""
+    if len(dice) != 2 or not all(1 <= d <= 6 for d in dice):
+        raise ValueError(f"not a roll of two dice: {tuple(dice)!r}")
+    a, b = dice
+    if a == b:
+        return (a,) * 4
+    return (a, b) if a > b else (b, a)
+
+
+# A row in the other side's numbering: points q <-> 25 - q, off and bar kept.
+_MIRRORED: Final = itemgetter(OFF, *range(24, 0, -1), BAR)
+
+# SoldiersPosition and SoldierPlay are frozen slotted dataclasses whose
+# __init__ only stores their fields: storing through the slots builds the
+# same objects for a fraction of the cost (thousands of results a second);
+# the check keeps that true if the classes change.
+if (
+    tuple(f.name for f in fields(SoldiersPosition)) != ("free", "pinned", "turn")
+    or tuple(f.name for f in fields(SoldierPlay)) != ("steps", "position")
+    or hasattr(SoldiersPosition, "__post_init__")
+    or hasattr(SoldierPlay, "__post_init__")
+):
+    raise RuntimeError("engine.soldiers.movegen builds its results directly: update it")
+_new = object.__new__
+_set_free = vars(SoldiersPosition)["free"].__set__
+_set_pinned = vars(SoldiersPosition)["pinned"].__set__
+_set_turn = vars(SoldiersPosition)["turn"].__set__
+_set_steps = vars(SoldierPlay)["steps"].__set__
+_set_position = vars(SoldierPlay)["position"].__set__
+
+# Steps are immutable: each distinct one is built once and shared.
+_STEPS: dict[tuple[int, int, int, int, str], SoldierStep] = {}
+
+
+def _step(o: int, d: int, die: int, cls: int, effect: str) -> SoldierStep:
+    key = (o, d, die, cls, effect)
+    step = _STEPS.get(key)
+    if step is None:
+        step = _STEPS[key] = SoldierStep(o, d, die, cls, effect)
+    return step
+
+
+def view(position: SoldiersPosition, side: int) -> State:
+    """The mover's view: the opponent's slots turned to the mover's numbers."""
+    op = _MIRRORED(position.free[1 - side])
+    po = _MIRRORED(position.pinned[1 - side])
+    me = position.free[side]
+    pm = position.pinned[side]
+    gens: list[_General] = []
+    for q in range(SLOTS):
+        gens.extend([(q, q, 0)] * (me[q] >> 0 & 31))
+        if pm[q] == GENERAL + 1:
+            gens.append((q, q, 0))
+    return (me, op, pm, po, tuple(sorted(gens)))
+
+
+def position_of(position: SoldiersPosition, side: int, st: State) -> SoldiersPosition:
+    """The position a state stands for, the opponent to move."""
+    me, op, pm, po, _ = st
+    of = _MIRRORED(op)
+    opin = _MIRRORED(po)
+    built = _new(SoldiersPosition)
+    if side == WHITE:
+        _set_free(built, (me, of))
+        _set_pinned(built, (pm, opin))
+        _set_turn(built, BLACK)
+    else:
+        _set_free(built, (of, me))
+        _set_pinned(built, (opin, pm))
+        _set_turn(built, WHITE)
+    return built
+
+
+def _landing(
+    me: Sequence[int], op: Sequence[int], pm: Sequence[int], d: int, cls: int
+) -> str | None:
+    """What landing a ``cls`` checker on my point ``d`` does (None: illegal)."""
+    v = op[d]
+    if not v:
+        return PLAIN
+    if v % 31 >= 2:
+        return None
+    if v == LONE_GUARD:
+        if cls == DRUID:
+            return None
+        return CAPTURE if me[d] else ATTACK
+    if cls == DRUID:
+        return None if pm[d] else PIN  # a lone pin holder is never pinned
+    return HIT
+
+
+def _movable(v: int, odd: int) -> tuple[int, ...]:
+    """The classes in packed slot ``v`` that a die of parity ``odd`` moves."""
+    return tuple(
+        cls
+        for cls in range(6)
+        if v >> (5 * cls) & 31 and not (cls == EVEN and odd) and not (cls == ODD and not odd)
+    )
+
+
+# per parity: packed slot -> its classes that such a die moves (filled on use;
+# a side has at most 6 * 16 kinds of slot that occur in play)
+_MOVABLE: tuple[dict[int, tuple[int, ...]], dict[int, tuple[int, ...]]] = ({}, {})
+
+
+# A step as the search keeps it: (origin, cls, dest, effect, rank).
+# The points from n down to 1, for each n.
+_DOWN_FROM: Final = tuple(tuple(range(min(n, 24), 0, -1)) for n in range(31))
+_Step = tuple[int, int, int, str, int]
+
+
+def _steps(
+    me: Sequence[int],
+    op: Sequence[int],
+    pm: Sequence[int],
+    die: int,
+    only: Sequence[int] = _DOWN_FROM[24],
+) -> list[_Step]:
+    """Every single step for one die (with no checker on the bar, only from
+    the points ``only``, highest first), in the search's order, with its rank.
+
+    The rank is the step's place in that order (larger die first, origins
+    from the back, classes in order, a general's forward step first),
+    counted down: a higher rank is tried earlier.  Two steps neither from
+    the bar nor bearing off commute (either order is legal and ends on the
+    same board, each step with the same effect) when they are on four
+    different points (neither reads or writes a slot the other touches; the
+    opponent's bar only adds up), and, for classes other than the general,
+    when they share one point p and the step landing on p lands on nothing
+    and frees no pin, the one leaving p moving a checker that stood there
+    before the other landed.  Of two such adjacent steps the search takes
+    only the order it tries first; any play can be reordered that way one
+    swap at a time, so every board is still reached, and the first path to
+    each board (the one reported) is never cut.
+    """
+    out: list[_Step] = []
+    odd = die & 1
+    if me[BAR]:
+        origins: Sequence[int] = (BAR,)
+        bear = False
+        top = BAR
+    else:
+        origins = [q for q in only if me[q]]
+        bear = not any(me[HOME + 1 :])
+        top = 0
+        if bear:
+            for q in range(BAR, 0, -1):
+                if me[q] or pm[q]:
+                    top = q
+                    break
+    movable_of = _MOVABLE[odd]
+    for o in origins:
+        v = me[o]
+        if op[o] == LONE_GUARD and v % 31 == 1 and o != BAR:
+            continue  # the first attacker waits on the guard's point for the second
+        d = o - die
+        movable = movable_of.get(v)
+        if movable is None:
+            movable = movable_of[v] = _movable(v, odd)
+        base = (die * 32 + o) * 8 + 7
+        # what landing on d does, for a druid and for any other class (`_landing`)
+        if d < 1:
+            other = druid = PLAIN if bear and (d == 0 or o == top) else None
+            d = OFF
+        else:
+            w = op[d]
+            if not w:
+                other = druid = PLAIN
+            elif w % 31 >= 2:
+                other = druid = None
+            elif w == LONE_GUARD:
+                other, druid = (CAPTURE if me[d] else ATTACK), None
+            else:
+                other, druid = HIT, (None if pm[d] else PIN)
+        for cls in movable:
+            effect = druid if cls == DRUID else other
+            if effect is not None:
+                out.append((o, cls, d, effect, (base - cls) * 2 + 1))
+            if cls == GENERAL and o != BAR and o + die <= 24:
+                effect = _landing(me, op, pm, o + die, cls)
+                if effect is not None:
+                    out.append((o, cls, o + die, effect, (base - cls) * 2))
+    return out
+
+
+def legal_steps(st: State, die: int) -> list[tuple[int, int, int, str]]:
+    """Every single step ``(origin, cls, dest, effect)`` for one die."""
+    return [(o, cls, d, effect) for o, cls, d, effect, _ in _steps(st[0], st[1], st[2], die)]
+
+
+def apply_step(
+    st: State, o: int, cls: int, d: int, effect: str, general: _General | None = None
+) -> State:
+    """The state after a legal step; ``general`` names which general moves
+    when ``cls`` is the general (default: the first one on ``o``)."""
+    me_t, op_t, pm_t, po_t, gens = st
+    me = list(me_t)
+    me[o] -= ONE[cls]
+    op = op_t
+    pm = pm_t
+    po = po_t
+    if o != BAR and not me[o] and po_t[o]:
+        # my last checker leaves: the checker pinned under it is free, where it stands
+        opl = list(op_t)
+        opl[o] += ONE[po_t[o] - 1]
+        op = tuple(opl)
+        pol = list(po_t)
+        pol[o] = 0
+        po = tuple(pol)
+    if effect in (HIT, CAPTURE):
+        opl = list(op)
+        opl[BAR] += opl[d]
+        opl[d] = 0
+        op = tuple(opl)
+        if pm[d]:
+            me[d] += ONE[pm[d] - 1]  # my checker held there is free
+            pml = list(pm)
+            pml[d] = 0
+            pm = tuple(pml)
+    elif effect == PIN:
+        pol = list(po)
+        pol[d] = LONE[op[d]] + 1
+        po = tuple(pol)
+        opl = list(op)
+        opl[d] = 0
+        op = tuple(opl)
+    me[d] += ONE[cls]
+    if cls == GENERAL:
+        if general is None:
+            general = next(g for g in gens if g[0] == o)
+        moved = (d, general[1], general[2] | int(effect in (HIT, CAPTURE)))
+        gl = list(gens)
+        gl.remove(general)
+        gl.append(moved)
+        gens = tuple(sorted(gl))
+    return (tuple(me), op, pm, po, gens)
+
+
+def generals_at(st: State, o: int) -> list[_General]:
+    """The distinct generals on my point ``o`` (they differ by start or hit)."""
+    return sorted({g for g in st[4] if g[0] == o})
+
+
+# The search's board key: three integers that pack my slots, the opponent's
+# slots (30 bits a slot, enough for 15 checkers of every class) and both
+# sides' pins (3 bits a slot); equal keys are equal boards.
+_Key = tuple[int, int, int]
+_AT: Final = tuple(tuple(ONE[c] << (30 * q) for q in range(SLOTS)) for c in range(CLASSES))
+_SLOT: Final = tuple(1 << (30 * q) for q in range(SLOTS))
+_MY_PIN: Final = tuple(1 << (3 * q) for q in range(SLOTS))
+_OP_PIN: Final = tuple(1 << (3 * (SLOTS + q)) for q in range(SLOTS))
+_NO_LAST: Final = (1 << 16, 0, 0, 0, PLAIN)  # above every rank: nothing is cut after it
+_Rows = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+_Found = tuple[int, int, tuple[SoldierStep, ...], _Rows | None]
+
+
+def search(position: SoldiersPosition, side: int, moves: tuple[int, ...]) -> dict[_Key, _Found]:
+    """The valid plays by resulting board: (dice used, their sum, steps,
+    rows after them: mine, the opponent's free checkers in its numbering,
+    my pins, its pins).  Every play the forced-move rules keep is there; plays found
+    after a longer (or larger) one are skipped, as those rules drop them.
+
+    One set of mutable slots is stepped and stepped back (no copies); the
+    board is keyed by integers kept up to date step by step, and the steps
+    of a board are computed once per die."""
+    me0, op0, pm0, po0, gens0 = view(position, side)
+    me, op, pm, po = list(me0), list(op0), list(pm0), list(po0)
+    everything = (len(moves), sum(moves))
+    doubles = len(moves) > 2
+    results: dict[_Key, _Found] = {}
+    visited: set[
+        tuple[int, int, int, tuple[_General, ...], tuple[int, ...], tuple[int, int, int, int, str]]
+    ]
+    visited = set()
+    known_steps: dict[tuple[int, int, int, int, int], list[_Step]] = {}
+    stack: list[SoldierStep] = []
+    best = [(0, 0)]
+    at, slot, my_pin, op_pin = _AT, _SLOT, _MY_PIN, _OP_PIN
+    kme0 = sum(v * slot[q] for q, v in enumerate(me))
+    kop0 = sum(v * slot[q] for q, v in enumerate(op))
+    kpin0 = sum(pm[q] * my_pin[q] + po[q] * op_pin[q] for q in range(SLOTS))
+    their_free, their_pins0 = position.free[1 - side], position.pinned[1 - side]
+
+    def valid(gens: tuple[_General, ...]) -> bool:
+        """The whole-play conditions on the slots being stepped."""
+        if LONE_GUARD in op:
+            for q in range(1, 25):
+                if op[q] == LONE_GUARD and me[q]:
+                    return False
+        for now, begun, hit in gens:  # noqa: SIM110 - a plain loop: this runs for every result
+            if now > begun and not hit:
+                return False
+        return True
+
+    def keep(key: _Key, used: int, pips: int, steps: tuple[SoldierStep, ...]) -> None:
+        old = results.get(key)
+        if old is not None and (used, pips) <= (old[0], old[1]):
+            return
+        # the rows after the play (the opponent's in its own numbering);
+        # rows nothing changed are the position's own
+        theirs = their_free if key[1] == kop0 else _MIRRORED(op)
+        if key[2] == kpin0:
+            results[key] = (used, pips, steps, (tuple(me), theirs, pm0, their_pins0))
+        else:
+            results[key] = (used, pips, steps, (tuple(me), theirs, tuple(pm), _MIRRORED(po)))
+
+    def node(
+        remaining: tuple[int, ...],
+        used: int,
+        pips: int,
+        last: tuple[int, int, int, int, str],
+        kme: int,
+        kop: int,
+        kpin: int,
+        gens: tuple[_General, ...],
+        risky: bool,
+    ) -> None:
+        # ``last``: (rank, origin, dest, class, effect) of the step that led
+        # here; `_NO_LAST` when it commutes with nothing (an entry, a
+        # bear-off, the start).
+        if doubles:  # with two dice no board is reached twice before the last die
+            seen = (kme, kop, kpin, gens, remaining, last)
+            if seen in visited:
+                return
+            visited.add(seen)
+        done = me[OFF] % 31 == CHECKERS
+        if done:
+            used, pips = everything
+        if (used, pips) >= best[0] and (not risky or valid(gens)):
+            best[0] = (used, pips)
+            if done:
+                keep((kme, kop, kpin), used, pips, tuple(stack))
+            else:
+                # Most turns use every die: the rows of a shorter play are
+                # made (by replaying it) only if it is kept.
+                key = (kme, kop, kpin)
+                old = results.get(key)
+                if old is None or (used, pips) > (old[0], old[1]):
+                    results[key] = (used, pips, tuple(stack), None)
+        if done:
+            return
+        last_rank, last_o, last_d, last_cls, last_effect = last
+        prev = 0
+        for i, die in enumerate(remaining):
+            if die == prev:
+                continue
+            prev = die
+            rest = remaining[:i] + remaining[i + 1 :]
+            # A step from higher than one die above both points of the last
+            # step, with a die no smaller than the last one, commutes with it
+            # and comes first in the search's order: it is cut below, so it
+            # is not even listed (bear-offs are from the home).
+            top = max(last_o, last_d) + die if die >= last_rank >> 9 else 24
+            if top < HOME:
+                top = HOME
+            memo = (kme, kop, kpin, die, top)
+            steps = known_steps.get(memo)
+            if steps is None:
+                steps = known_steps[memo] = _steps(me, op, pm, die, _DOWN_FROM[top])
+            for o, cls, d, effect, rank in steps:
+                if rank > last_rank and d != OFF and o != BAR:
+                    if o != last_o and o != last_d and d != last_o and d != last_d:
+                        continue  # commutes with the step before (see `_steps`)
+                    if cls != GENERAL and last_cls != GENERAL and o != last_o and d != last_d:
+                        if (
+                            o == last_d
+                            and last_effect is PLAIN
+                            and me[o] >> 5 * cls & 31 > (cls == last_cls)
+                            and (not po[o] or me[o] % 31 >= 3)
+                        ):
+                            continue  # leaves where the last step landed, from before it
+                        if d == last_o and effect is PLAIN:
+                            continue  # lands, on nothing, where the last step left
+                one = ONE[cls]
+                if not rest and not risky and cls != GENERAL and effect is not ATTACK:
+                    # The last die on a valid path: the board's key first, and
+                    # the slots are stepped only for a board not found yet.
+                    k_me = kme - at[cls][o] + at[cls][d]
+                    k_op = kop
+                    k_pin = kpin
+                    if o != BAR and me[o] == one and po[o]:
+                        k_op += at[po[o] - 1][o]
+                        k_pin -= po[o] * op_pin[o]
+                    if effect is HIT or effect is CAPTURE:
+                        k_op += op[d] * (slot[BAR] - slot[d])
+                        if pm[d]:
+                            k_me += at[pm[d] - 1][d]
+                            k_pin -= pm[d] * my_pin[d]
+                    elif effect is PIN:
+                        k_pin += (LONE[op[d]] + 1) * op_pin[d]
+                        k_op -= op[d] * slot[d]
+                    best[0] = everything
+                    old = results.get((k_me, k_op, k_pin))
+                    if old is not None and (old[0], old[1]) >= everything:
+                        continue
+                # step: leave o (freeing a checker pinned under my last one there)
+                me[o] -= one
+                k_me = kme - at[cls][o]
+                k_op = kop
+                k_pin = kpin
+                released = 0
+                if o != BAR and not me[o] and po[o]:
+                    released = po[o]
+                    op[o] += ONE[released - 1]
+                    k_op += at[released - 1][o]
+                    po[o] = 0
+                    k_pin -= released * op_pin[o]
+                hit_value = freed = 0
+                if effect is HIT or effect is CAPTURE:
+                    hit_value = op[d]
+                    op[BAR] += hit_value
+                    op[d] = 0
+                    k_op += hit_value * (slot[BAR] - slot[d])
+                    freed = pm[d]
+                    if freed:  # my checker held there is free
+                        me[d] += ONE[freed - 1]
+                        k_me += at[freed - 1][d]
+                        pm[d] = 0
+                        k_pin -= freed * my_pin[d]
+                elif effect is PIN:
+                    hit_value = op[d]
+                    po[d] = LONE[hit_value] + 1
+                    k_pin += po[d] * op_pin[d]
+                    op[d] = 0
+                    k_op -= hit_value * slot[d]
+                me[d] += one
+                k_me += at[cls][d]
+                step = _step(o, d, die, cls, effect)
+                after = (rank, o, d, cls, effect) if o != BAR and d != OFF else _NO_LAST
+                # only a first attacker or a general's backward step can
+                # break a whole-play condition
+                risk = risky or effect is ATTACK or d > o
+                if cls == GENERAL:
+                    hit = int(effect is HIT or effect is CAPTURE)
+                    for general in sorted({g for g in gens if g[0] == o}):
+                        moved = list(gens)
+                        moved.remove(general)
+                        moved.append((d, general[1], general[2] | hit))
+                        now = tuple(sorted(moved))
+                        if rest:
+                            stack.append(step)
+                            node(rest, used + 1, pips + die, after, k_me, k_op, k_pin, now, risk)
+                            stack.pop()
+                        elif not risk or valid(now):
+                            best[0] = everything
+                            keep((k_me, k_op, k_pin), *everything, (*stack, step))
+                elif rest:
+                    stack.append(step)
+                    node(rest, used + 1, pips + die, after, k_me, k_op, k_pin, gens, risk)
+                    stack.pop()
+                elif not risk or valid(gens):
+                    # The last die: every die is used, the best score there
+                    # is, so the first path to a board stands.
+                    best[0] = everything
+                    key = (k_me, k_op, k_pin)
+                    if key not in results or results[key][:2] < everything:
+                        keep(key, *everything, (*stack, step))
+                # step back
+                me[d] -= one
+                if effect is HIT or effect is CAPTURE:
+                    op[d] = hit_value
+                    op[BAR] -= hit_value
+                    if freed:
+                        me[d] -= ONE[freed - 1]
+                        pm[d] = freed
+                elif effect is PIN:
+                    op[d] = hit_value
+                    po[d] = 0
+                if released:
+                    op[o] -= ONE[released - 1]
+                    po[o] = released
+                me[o] += one
+
+    node(moves, 0, 0, _NO_LAST, kme0, kop0, kpin0, gens0, not valid(gens0))
+    return results
+
+
+def legal_plays(position: SoldiersPosition, dice: Sequence[int]) -> list[SoldierPlay]:
+    """Every legal play of ``dice`` for the side to move, one per resulting
+    position; ``[SoldierPlay((), position with the turn passed)]`` when
+    nothing can be played."""
+    side = position.turn
+    found = search(position, side, dice_moves(dice)).values()
+    most = max((f[0], f[1]) for f in found)
+    # in the search's order: larger die first, origins from the back
+    plays: list[SoldierPlay] = []
+    for used, pips, steps, rows in found:
+        if (used, pips) != most:
+            continue
+        if rows is None:
+            st = view(position, side)
+            for step in steps:
+                st = apply_step(st, step.origin, step.cls, step.dest, step.effect)
+            rows = (st[0], _MIRRORED(st[1]), st[2], _MIRRORED(st[3]))
+        mine, theirs, my_pins, their_pins = rows
+        built = _new(SoldiersPosition)  # the opponent to move
+        if side == WHITE:
+            _set_free(built, (mine, theirs))
+            _set_pinned(built, (my_pins, their_pins))
+            _set_turn(built, BLACK)
+        else:
+            _set_free(built, (theirs, mine))
+            _set_pinned(built, (their_pins, my_pins))
+            _set_turn(built, WHITE)
+        play = _new(SoldierPlay)
+        _set_steps(play, steps)
+        _set_position(play, built)
+        plays.append(play)
+    return plays
+
+
+def winner(position: SoldiersPosition) -> int | None:
+    """The side that has borne off all its checkers, if any."""
+    for side in (WHITE, BLACK):
+        if position.off(side) == CHECKERS:
+            return side
+    return None

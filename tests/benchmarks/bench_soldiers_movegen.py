@@ -1,0 +1,108 @@
+"""Soldiers' legal-play generation against short nardy's own, in the same run.
+
+    python -m tests.benchmarks.bench_soldiers_movegen        (from the project folder)
+
+Soldiers (RULES.md §3.1) is short nardy with checker classes, so the engine's
+fast generator for ``short`` (`engine.movegen.legal_plays`) is its reference:
+the issue's goal is at most 3 times its time per position.  Each side gets
+3,000 positions from its own random games (seeded; a random roll at each
+position, a random legal play of it to go on, a new game after each end): the
+Soldiers games with the default army (K1 G1 D1 E1 O1) played by
+`engine.soldiers.legal_plays`, the short games by `engine.movegen.legal_plays`.
+Rounds alternate between the two and each keeps its best; times are this
+process's CPU time, so other load on a shared machine disturbs the ratio less
+than wall-clock time would.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+if __package__ in (None, ""):
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from engine.movegen import legal_plays as short_plays
+from engine.rules.board import OFF, Position
+from engine.rules.variants import SHORT
+from engine.soldiers import legal_plays as soldiers_plays
+from engine.soldiers import start_position, winner
+from engine.soldiers.state import SoldiersPosition
+
+GOAL = 3.0  # at most 3 times short nardy's time per position (issue 21)
+
+Roll = tuple[int, int]
+
+
+def soldiers_samples(count: int, seed: int) -> list[tuple[SoldiersPosition, Roll]]:
+    rng = random.Random(seed)
+    start = start_position()
+    position = start.with_turn(rng.randint(0, 1))
+    out: list[tuple[SoldiersPosition, Roll]] = []
+    while len(out) < count:
+        dice = (rng.randint(1, 6), rng.randint(1, 6))
+        out.append((position, dice))
+        position = rng.choice(soldiers_plays(position, dice)).position
+        if winner(position) is not None:
+            position = start.with_turn(rng.randint(0, 1))
+    return out
+
+
+def short_samples(count: int, seed: int) -> list[tuple[Position, int, Roll]]:
+    rng = random.Random(seed)
+    start = SHORT.start_position()
+    position, side = start, rng.randint(0, 1)
+    out: list[tuple[Position, int, Roll]] = []
+    while len(out) < count:
+        dice = (rng.randint(1, 6), rng.randint(1, 6))
+        out.append((position, side, dice))
+        position = rng.choice(short_plays(SHORT, position, side, dice)).position
+        if position.sides[side][OFF] == SHORT.checkers:
+            position, side = start, rng.randint(0, 1)
+        else:
+            side = 1 - side
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--positions", type=int, default=3_000)
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--seed", type=int, default=21)
+    args = parser.parse_args(argv)
+
+    soldiers = soldiers_samples(args.positions, args.seed)
+    short = short_samples(args.positions, args.seed)
+
+    def time_soldiers() -> float:
+        started = time.process_time()
+        for position, dice in soldiers:
+            soldiers_plays(position, dice)
+        return time.process_time() - started
+
+    def time_short() -> float:
+        started = time.process_time()
+        for position, side, dice in short:
+            short_plays(SHORT, position, side, dice)
+        return time.process_time() - started
+
+    ours = theirs = float("inf")
+    for _ in range(args.rounds):
+        ours = min(ours, time_soldiers())
+        theirs = min(theirs, time_short())
+    per_ours = ours / len(soldiers) * 1000
+    per_theirs = theirs / len(short) * 1000
+    ratio = per_ours / per_theirs
+    print(f"positions: {len(soldiers)} Soldiers, {len(short)} short nardy (best of {args.rounds})")
+    print(f"engine.soldiers.legal_plays: {per_ours:8.4f} ms per position")
+    print(f"engine.movegen.legal_plays:  {per_theirs:8.4f} ms per position (short)")
+    verdict = "goal met" if ratio <= GOAL else "above goal"
+    print(f"ratio: {ratio:.2f}x short nardy's time ({verdict}; goal at most {GOAL:g}x)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
