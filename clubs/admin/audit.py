@@ -9,12 +9,12 @@ from django.db import models
 from django.http import HttpRequest
 
 from clubs import permissions
-from clubs.admin.base import PolicyAdmin, is_federation_staff
+from clubs.admin.base import PolicyAdmin, ReadOnlyAdminMixin, is_federation_staff
 from clubs.models import AuditEntry
 
 
 @admin.register(AuditEntry)
-class AuditEntryAdmin(PolicyAdmin):
+class AuditEntryAdmin(ReadOnlyAdminMixin, PolicyAdmin):
     list_display = ("at", "actor", "action", "target_repr", "federation")
     list_filter = ("action", ("federation", admin.RelatedOnlyFieldListFilter))
     search_fields = ("target_repr", "action", "actor__username")
@@ -37,12 +37,3 @@ class AuditEntryAdmin(PolicyAdmin):
 
     def has_module_permission(self, request: HttpRequest) -> bool:
         return self.has_view_permission(request)
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False

@@ -129,6 +129,21 @@ class PolicyForm(forms.ModelForm):
         return self.request.user
 
 
+class ReadOnlyAdminMixin:
+    """A page that lists rows a service writes and nobody edits here (the audit log, API
+    tokens, authenticators): no add, change or delete; actions still act through the
+    services."""
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
 class PolicyInline(admin.TabularInline):
     """An inline editable where its parent is (``parent_action``); each row's form
     checks the policy for that row, and the parent's save_formset saves through

@@ -17,6 +17,7 @@ from django_otp.plugins.otp_static.models import StaticDevice
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from clubs import permissions, second_factor
+from clubs.admin.base import ReadOnlyAdminMixin
 
 for model in (TOTPDevice, StaticDevice):
     if admin.site.is_registered(model):
@@ -24,7 +25,7 @@ for model in (TOTPDevice, StaticDevice):
 
 
 @admin.register(TOTPDevice)
-class AuthenticatorAdmin(admin.ModelAdmin):
+class AuthenticatorAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     """Read-only: the list and the reset action (``user.reset_second_factor``)."""
 
     list_display = ["user", "confirmed", "created_at", "last_used_at"]
@@ -42,15 +43,6 @@ class AuthenticatorAdmin(admin.ModelAdmin):
 
     def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return self._allowed(request)
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
     def get_actions(self, request: HttpRequest) -> dict[str, Any]:
         actions = super().get_actions(request)

@@ -13,11 +13,15 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from clubs import permissions, tokens
+from clubs.admin.base import ReadOnlyAdminMixin
 from clubs.models import ApiToken
 
 
 @admin.register(ApiToken)
-class ApiTokenAdmin(admin.ModelAdmin):
+class ApiTokenAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    """Read-only: made on the account page, where the token is shown once; revoked, not
+    deleted, so that the audit log and last use stay readable."""
+
     list_display = (
         "name",
         "prefix",
@@ -42,15 +46,6 @@ class ApiTokenAdmin(admin.ModelAdmin):
 
     def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return permissions.is_site_admin(request.user)
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False  # made on the account page, where the token is shown once
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False  # revoked, not deleted: the audit log and last use stay readable
 
     def get_actions(self, request: HttpRequest) -> dict[str, Any]:
         actions = super().get_actions(request)

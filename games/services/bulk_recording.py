@@ -14,7 +14,7 @@ score, the result report and its being official follow the same rules.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Final
@@ -69,14 +69,48 @@ def record_games(
     match = locking.row(
         Match.objects.select_related("player1", "player2", "discipline", "federation"), pk=match.pk
     )
-    if not match.recorded:
-        raise ValidationError(_("This match is not recorded move by move."))
-    if match.state in (MatchState.FINISHED, MatchState.CANCELLED):
-        raise ValidationError(_("The match is over."))
+    _check_open(match)
     if match.games.exists():
         raise ValidationError(
             _("This match has recorded turns already: a whole record goes into a new match.")
         )
+    return _record(match, games, by=by, imported_by=imported_by)
+
+
+def _check_open(match: Match) -> None:
+    if not match.recorded:
+        raise ValidationError(_("This match is not recorded move by move."))
+    if match.state in (MatchState.FINISHED, MatchState.CANCELLED):
+        raise ValidationError(_("The match is over."))
+
+
+def record_new_match(
+    match: Match,
+    games: Sequence[Sequence[adapters.TurnInput]],
+    *,
+    imported_by: Any,
+    also: Mapping[str, Any] | None = None,
+) -> Stored:
+    """``record_games`` for a match the caller created in its transaction, which
+    rolls back whatever this raises (``matfiles.store_record``): nobody else sees
+    the match yet, so it is neither locked nor asked for turns it cannot have, and
+    a record that ends it with nothing to confirm writes its result official at
+    once.  ``also``: more values of the match's fields, set and saved with its end
+    when the record ends it (else the caller saves them).  ``match`` is the
+    caller's instance, kept up to date."""
+    _check_open(match)
+    return _record(match, games, by=None, imported_by=imported_by, new=True, also=also)
+
+
+def _record(
+    match: Match,
+    games: Sequence[Sequence[adapters.TurnInput]],
+    *,
+    by: Any,
+    imported_by: Any,
+    new: bool = False,
+    also: Mapping[str, Any] | None = None,
+) -> Stored:
     entered_by = recorder(by if by is not None else imported_by)
     now = timezone.now()
     # The clocks as the last turn left them (adapters.stored_clocks): each turn sets both.
@@ -178,6 +212,9 @@ def record_games(
                 [game for game, _rows in planned],
                 {(row["side"], row["kind"], entrant) for _game, rows in planned for row in rows},
             ),
+            first_report=new,
+            entrants=[entered_by],
+            also=also,
         )
     return Stored(games=len(planned), turns=count, finished=match.state == MatchState.FINISHED)
 

@@ -28,8 +28,7 @@ from games.models import (
 from games.permissions import side_of
 
 
-@transaction.atomic
-def create_match(
+def new_match(
     *,
     by: Any,
     player1: Player,
@@ -44,7 +43,9 @@ def create_match(
     clock_move_seconds: int = 0,
     archive: ArchiveImport | None = None,
 ) -> Match:
-    """A new match (``archive``: the archive it is imported with)."""
+    """``create_match`` inside the caller's transaction, which rolls back whatever
+    it raises (``matfiles.store_record``: a match and its whole record are one
+    write, and a savepoint of its own would be two statements more a file)."""
     if player1.pk == player2.pk:
         raise ValidationError(_("A match needs two different players."))
     match = Match(
@@ -70,6 +71,10 @@ def create_match(
     )
     match.save()
     return match
+
+
+# A new match (``archive``: the archive it is imported with), in a transaction of its own.
+create_match = transaction.atomic(new_match)
 
 
 @transaction.atomic

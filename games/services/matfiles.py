@@ -25,8 +25,8 @@ from engine.records.notation import format_play
 from engine.rules import game as eg
 from games import adapters
 from games.models import Match, MatchState, TurnKind
-from games.services.bulk_recording import record_games
-from games.services.matches import create_match
+from games.services.bulk_recording import record_new_match
+from games.services.matches import new_match
 from games.services.recording import RecordingError, _finish_recorded_match, end_session
 
 if TYPE_CHECKING:
@@ -143,10 +143,12 @@ def store_record(
     archive: ArchiveImport | None = None,
 ) -> Match:
     """Store a record its reader checked as a recorded match between ``player1``
-    (the record's side 0, White) and ``player2``; call inside a transaction.
+    (the record's side 0, White) and ``player2``; call inside an atomic block, which
+    rolls back whatever this raises (it makes no savepoint of its own).
 
-    The games go through ``record_games``, which checks every turn against the
-    engine again, as ``record_turn`` does, and writes each game at once.  The
+    The games go through ``record_new_match`` (``record_games`` for the match
+    created here), which checks every turn against the engine again, as
+    ``record_turn`` does, and writes each game at once.  The
     values stored are the engine's: what the file writes otherwise without
     changing who won the match (a capped or wrong ``Wins n``, a score line, an
     empty name, a player resigning the whole match) is kept as
@@ -164,7 +166,10 @@ def store_record(
             _("The match file is %(file)s, but %(discipline)s is another game.")
             % {"file": variant_label(variant.name), "discipline": discipline}
         )
-    match = create_match(
+    # The match and its whole record are one write in the caller's transaction
+    # (``new_match``, ``record_new_match``: no savepoint, lock nor query of rows the
+    # new match cannot have yet), its end and result written once.
+    match = new_match(
         by=by,
         player1=player1,
         player2=player2,
@@ -177,26 +182,27 @@ def store_record(
     if adapters.preset_for(match).name != parsed.settings.rules.preset.name:
         raise ValidationError(scored_otherwise % {"discipline": discipline})
     games = [game_turns(game) for game in parsed.games]
+    warnings = [{"line": w.line, "code": w.code, "data": dict(w.data)} for w in parsed.warnings]
+    moment = event_moment(parsed.settings.headers)
+    # Dated by the file (in this transaction: the rating task owed by a result made
+    # official by the record runs after the commit, so it reads the file's date).  A
+    # match resigned as a whole or a money session ends below, and is dated then.
+    dated: dict[str, Any] = {} if moment is None else {"started_at": moment}
+    # Saved with the match's end when the record ends it.
+    ended = {"import_warnings": warnings, **dated}
+    if moment is not None:
+        ended["finished_at"] = moment
     try:
-        stored = record_games(match, games, by=None, imported_by=by)
+        stored = record_new_match(match, games, imported_by=by, also=ended)
     except RecordingError as error:
         # The reader checked every play already: only the match's own rules differ.
         raise ValidationError(
             _("The match file is not valid: %(reason)s") % {"reason": error.reason},
             code=error.code,
         ) from error
-    warnings = [{"line": w.line, "code": w.code, "data": dict(w.data)} for w in parsed.warnings]
-    moment = event_moment(parsed.settings.headers)
-    # Dated by the file (in this transaction: the rating task owed by a result made
-    # official above runs after the commit, so it reads the file's date).  A match
-    # resigned as a whole or a money session ends below, and is dated then.
-    dated: dict[str, Any] = {}
-    if moment is not None:
-        dated["started_at"] = moment
-        if stored.finished:
-            dated["finished_at"] = moment
-    Match.objects.filter(pk=match.pk).update(import_warnings=warnings, **dated)
-    match.refresh_from_db()
+    if not stored.finished:
+        Match.objects.filter(pk=match.pk).update(import_warnings=warnings, **dated)
+        match.refresh_from_db()
     if parsed.resigned is not None and match.state != MatchState.FINISHED:
         # The whole match resigned: it goes to the opponent (as a loss on time does).
         score = list(parsed.final_score)

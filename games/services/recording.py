@@ -11,7 +11,7 @@ consented to its own actions.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -243,6 +243,9 @@ def _finish_recorded_match(
     *,
     closed_by: Any = None,
     known: tuple[Sequence[Game], Iterable[tuple[int, str, int | None]]] | None = None,
+    first_report: bool = False,
+    entrants: Iterable[Any] = (),
+    also: Mapping[str, Any] | None = None,
 ) -> ResultReport:
     """The record gives the result.  It is official at once when each side's actions
     were entered by that side's own player, by an arbiter or organizer of the match,
@@ -255,12 +258,31 @@ def _finish_recorded_match(
 
     ``known``: the match's games and its live turns' (side, kind, recorded by) as
     the caller holds them already (``record_games`` wrote them all), instead of
-    reading them back."""
+    reading them back, and ``entrants`` the users who entered them as the caller
+    holds them.  ``first_report``: the match was created in this transaction (it
+    has no report to supersede), so a result with nothing to confirm is written
+    official at once (``results.official_at_once``).  ``also``: more values of the
+    match's fields (an imported file's warnings and dates), saved with its end."""
     match.state = MatchState.FINISHED
     match.finished_at = timezone.now()
+    for name, value in (also or {}).items():
+        setattr(match, name, value)
     # Its start too: a whole record starts and ends the match in one call.
-    match.save(update_fields=["state", "started_at", "finished_at"])
-    unvouched = _sides_entered_by_others(match, closed_by, None if known is None else known[1])
+    fields = ("state", "started_at", "finished_at", *(also or {}))
+    unvouched = _sides_entered_by_others(
+        match, closed_by, None if known is None else known[1], entrants
+    )
+    games = adapters.game_log(match.games.order_by("number") if known is None else known[0])
+    if first_report and not unvouched:
+        return results.official_at_once(
+            match,
+            source=ReportSource.RECORD,
+            score1=score1,
+            score2=score2,
+            games=games,
+            also=fields,
+        )
+    match.save(update_fields=fields)
     vouched = {1, 2} - unvouched
     report = results.file_report(
         match,
@@ -269,7 +291,7 @@ def _finish_recorded_match(
         reporter_side=vouched.pop() if len(vouched) == 1 else None,
         score1=score1,
         score2=score2,
-        games=adapters.game_log(match.games.order_by("number") if known is None else known[0]),
+        games=games,
     )
     if not unvouched:
         report.deadline = None  # nothing to wait for
@@ -279,10 +301,15 @@ def _finish_recorded_match(
 
 
 def _sides_entered_by_others(
-    match: Match, closed_by: Any, turns: Iterable[tuple[int, str, int | None]] | None = None
+    match: Match,
+    closed_by: Any,
+    turns: Iterable[tuple[int, str, int | None]] | None = None,
+    entrants: Iterable[Any] = (),
 ) -> set[int]:
     """Sides with an action in the live record entered by another player (not by
-    their own player, an official of the match, or a scorer in scorer mode)."""
+    their own player, an official of the match, or a scorer in scorer mode).
+    ``entrants``: users the caller holds (an archive's uploader, whose roles are
+    read once for the whole import), not read again."""
     from django.contrib.auth import get_user_model
 
     own = {1: match.player1.user_id, 2: match.player2.user_id}
@@ -301,7 +328,9 @@ def _sides_entered_by_others(
         entrant = entrant if entrant is not None else match.created_by_id
         if entrant is not None and entrant != own[side]:
             entered.setdefault(entrant, set()).add(side)
-    users = get_user_model().objects.in_bulk(list(entered))
+    users = {user.pk: user for user in entrants if user is not None and user.pk in entered}
+    if len(users) < len(entered):
+        users.update(get_user_model().objects.in_bulk([pk for pk in entered if pk not in users]))
     sides: set[int] = set()
     for pk, their in entered.items():
         user = users.get(pk)

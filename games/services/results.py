@@ -378,6 +378,42 @@ def make_official(report: ResultReport, match: Match) -> None:
     report.status = ReportStatus.CONFIRMED
     report.decided_at = timezone.now()
     report.save(update_fields=["status", "decided_at"])
+    _give_result(report, match)
+
+
+def official_at_once(
+    match: Match,
+    *,
+    source: str,
+    score1: int,
+    score2: int,
+    games: list[dict[str, Any]],
+    also: tuple[str, ...] = (),
+) -> ResultReport:
+    """A result official as it is filed, for a match that has no report yet (one
+    created in this transaction: ``matfiles.store_record``'s), with nothing to
+    confirm: the rows ``file_report`` then ``make_official`` leave (the report
+    confirmed, without deadline; the match's result), written as one insert and
+    one update instead of six statements, and ``result_confirmed`` announced the
+    same.  ``also``: fields the caller changed on ``match``, saved with it."""
+    report = ResultReport.objects.create(
+        match=match,
+        source=source,
+        reported_by=None,
+        reporter_side=None,
+        score1=score1,
+        score2=score2,
+        games=games,
+        status=ReportStatus.CONFIRMED,
+        deadline=None,
+        decided_at=timezone.now(),
+    )
+    _give_result(report, match, also)
+    return report
+
+
+def _give_result(report: ResultReport, match: Match, also: tuple[str, ...] = ()) -> None:
+    """The confirmed ``report``'s result on the match, saved (with ``also``) and announced."""
     match.score1, match.score2 = report.score1, report.score2
     match.winner = scorecheck.winner_of(match.length, report.score1, report.score2)
     match.result_status = ResultStatus.CONFIRMED
@@ -393,6 +429,7 @@ def make_official(report: ResultReport, match: Match) -> None:
             "state",
             "finished_at",
             "cancelled_at",
+            *also,
         ]
     )
     result_confirmed.send(match_id=match.pk)

@@ -17,7 +17,8 @@ from celery import current_app as celery_app
 from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.files.uploadedfile import SimpleUploadedFile
-from django.db import IntegrityError, OperationalError, transaction
+from django.db import IntegrityError, OperationalError, connection, transaction
+from django.test.utils import CaptureQueriesContext
 
 from clubs import permissions
 from clubs.models import Player, Role
@@ -227,6 +228,52 @@ def test_an_archive_is_scanned_reviewed_and_imported_with_a_report_per_file(
     assert Match.objects.filter(federation=world.federation).count() == 4
     progress = archive_pages.progress(ArchiveImport.objects.get(pk=archive.pk))
     assert (progress["percent"], progress["finished"], progress["state"]) == (100, True, "done")
+
+
+def test_each_file_is_stored_in_a_few_statements_its_result_official_once(
+    world: World,
+    eager: None,
+    django_capture_on_commit_callbacks: Any,
+    heard: list[int],
+    monkeypatch: Any,
+) -> None:
+    """An archive's match is created in the file's transaction, so nothing is locked or
+    asked of rows it cannot have yet, and its result is written official at once
+    (matfiles.store_record): the same rows as a record's report filed and confirmed."""
+    members = [(f"m{n}.mat", mat(20 + n, ("Bob", "Mamedov Elchin"))) for n in range(3)]
+    archive = upload(world, members, django_capture_on_commit_callbacks)
+    statements: list[list[str]] = []
+    import_one = archives._import_one
+
+    def counted(*args: Any, **kwargs: Any) -> None:
+        with CaptureQueriesContext(connection) as queries:
+            import_one(*args, **kwargs)
+        # The turns are one COPY on PostgreSQL (SQLite inserts them in batches).
+        statements.append(
+            [q["sql"] for q in queries.captured_queries if '"games_turn"' not in q["sql"]]
+        )
+
+    monkeypatch.setattr(archives, "_import_one", counted)
+    archive = run_import(world, archive, django_capture_on_commit_callbacks)
+
+    assert (archive.imported, archive.refused) == (3, 0)
+    # The file taken and asked for a duplicate, a savepoint, the match, its games, its
+    # report, its end, the file's outcome, the savepoint released, the archive's counts;
+    # here the file's transaction is a savepoint of the test's too (two more), and the
+    # first file reads the uploader's roles, kept for the others.
+    assert [len(sql) for sql in statements] == [13, 12, 12], [s[:60] for s in statements[1]]
+    matches = list(Match.objects.filter(archive=archive).order_by("pk"))
+    for match in matches:
+        assert (match.state, match.result_status) == ("finished", "confirmed")
+        assert match.started_at is not None and match.finished_at is not None
+        reports = list(match.reports.values_list("source", "status", "deadline", "reporter_side"))
+        assert reports == [("record", "confirmed", None, None)]
+        report = match.reports.get()
+        assert report.decided_at is not None and report.reported_by is None
+        assert (report.score1, report.score2) == (match.score1, match.score2)
+        assert match.winner == (1 if match.score1 > match.score2 else 2)  # type: ignore[operator]
+        assert [g["number"] for g in report.games] == list(range(1, match.games.count() + 1))
+    assert sorted(heard) == [m.pk for m in matches]
 
 
 def test_the_scan_refuses_a_file_that_breaks_before_its_names_the_import_the_rest(
