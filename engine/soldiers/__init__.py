@@ -15,6 +15,8 @@ Modules:
   `start_position`;
 - `movegen`: `legal_plays` (every class rule, the whole-play conditions and
   the §2 forced-move rules), `winner`;
+- `fastpath`: `two_dice_plays`, the same plays of two different dice without
+  the search, for the positions where that is exact (`legal_plays` uses it);
 - `notation`: `format_play`, `parse_moves`, `find_play` (§8 with class letters);
 - `scoring`: `result` through the §6 presets (``short-standard`` by default);
 - `record`: the project's own record (classes and pins kept) and

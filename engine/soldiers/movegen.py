@@ -24,12 +24,18 @@ further back than it started without having hit) are dropped, and then the
 §2 forced-move rules choose among the rest: most dice used, then the largest
 dice.  Bearing off the side's last checker counts as using every die.
 Results are kept one per resulting position, in the search's order (larger
-die first, origins from the back).  Cost on random game positions:
-tests/benchmarks/bench_soldiers_movegen.py times it against short nardy's
-generator; the goal is at most 3 times, and it is about 10 (the search
-still lists each board's steps and visits every distinct board: the next
-step is a generator that enumerates step combinations without them, as
-engine.movegen.fast does, with this search for the rare cases).
+die first, origins from the back).  Two different dice mostly skip the
+search: `engine.soldiers.fastpath` pairs the steps of the position's own
+lists where that is exact (73% of those positions) and gives the
+same plays.  Cost on random game positions:
+tests/benchmarks/bench_soldiers_movegen.py times `legal_plays` against
+short nardy's generator; the goal is at most 3 times, and it is about 8
+(0.2 ms a position).  Doubles are 60% of that time (0.7 ms a position:
+81 plays, 65 boards visited, against short nardy's 40 plays); a generator
+for them that skips this search would have to find the same first path
+to each board where ordering the steps by origin fails (a general's
+backward step, a druid and another checker onto one blot, a released pin
+hit).  Building the results alone costs about 2 microseconds a play.
 """
 
 from __future__ import annotations
@@ -463,9 +469,10 @@ def search(position: SoldiersPosition, side: int, moves: tuple[int, ...]) -> dic
                         if d == last_o and effect is PLAIN:
                             continue  # lands, on nothing, where the last step left
                 one = ONE[cls]
-                if not rest and not risky and cls != GENERAL and effect is not ATTACK:
-                    # The last die on a valid path: the board's key first, and
-                    # the slots are stepped only for a board not found yet.
+                if not rest and effect is not ATTACK:
+                    # The last die: the board's key first, and the slots are
+                    # stepped only for a board not found yet with every die
+                    # (one found stays, whether or not this path is valid).
                     k_me = kme - at[cls][o] + at[cls][d]
                     k_op = kop
                     k_pin = kpin
@@ -480,10 +487,11 @@ def search(position: SoldiersPosition, side: int, moves: tuple[int, ...]) -> dic
                     elif effect is PIN:
                         k_pin += (LONE[op[d]] + 1) * op_pin[d]
                         k_op -= op[d] * slot[d]
-                    best[0] = everything
                     old = results.get((k_me, k_op, k_pin))
                     if old is not None and (old[0], old[1]) >= everything:
                         continue
+                    if not risky and cls != GENERAL:  # a valid path: every die is used
+                        best[0] = everything
                 # step: leave o (freeing a checker pinned under my last one there)
                 me[o] -= one
                 k_me = kme - at[cls][o]
@@ -523,11 +531,17 @@ def search(position: SoldiersPosition, side: int, moves: tuple[int, ...]) -> dic
                 risk = risky or effect is ATTACK or d > o
                 if cls == GENERAL:
                     hit = int(effect is HIT or effect is CAPTURE)
-                    for general in sorted({g for g in gens if g[0] == o}):
-                        moved = list(gens)
-                        moved.remove(general)
-                        moved.append((d, general[1], general[2] | hit))
-                        now = tuple(sorted(moved))
+                    choices: list[tuple[_General, ...]]
+                    if len(gens) == 1:  # the usual army: one general, no choice
+                        choices = [((d, gens[0][1], gens[0][2] | hit),)]
+                    else:
+                        choices = []
+                        for general in sorted({g for g in gens if g[0] == o}):
+                            moved = list(gens)
+                            moved.remove(general)
+                            moved.append((d, general[1], general[2] | hit))
+                            choices.append(tuple(sorted(moved)))
+                    for now in choices:
                         if rest:
                             stack.append(step)
                             node(rest, used + 1, pips + die, after, k_me, k_op, k_pin, now, risk)
@@ -569,7 +583,19 @@ def search(position: SoldiersPosition, side: int, moves: tuple[int, ...]) -> dic
 def legal_plays(position: SoldiersPosition, dice: Sequence[int]) -> list[SoldierPlay]:
     """Every legal play of ``dice`` for the side to move, one per resulting
     position; ``[SoldierPlay((), position with the turn passed)]`` when
-    nothing can be played."""
+    nothing can be played.  Two different dice go to the shortcut
+    `engine.soldiers.fastpath.two_dice_plays` where it is exact (most
+    positions); it gives what `searched_plays` gives."""
+    moves = dice_moves(dice)
+    if len(moves) == 2:
+        fast = two_dice_plays(position, *moves)
+        if fast is not None:
+            return fast
+    return searched_plays(position, dice)
+
+
+def searched_plays(position: SoldiersPosition, dice: Sequence[int]) -> list[SoldierPlay]:
+    """`legal_plays` by the search alone (any position)."""
     side = position.turn
     found = search(position, side, dice_moves(dice)).values()
     most = max((f[0], f[1]) for f in found)
@@ -606,3 +632,7 @@ def winner(position: SoldiersPosition) -> int | None:
         if position.off(side) == CHECKERS:
             return side
     return None
+
+
+# At the end: the shortcut builds on this module's step lists and results.
+from engine.soldiers.fastpath import two_dice_plays  # noqa: E402
