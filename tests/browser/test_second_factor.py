@@ -8,6 +8,7 @@ from base64 import b32decode
 
 import pytest
 from django_otp.oath import TOTP
+from playwright.sync_api import expect
 
 from clubs import demo
 
@@ -35,7 +36,8 @@ def test_an_official_sets_up_totp_and_reaches_the_console(live_server, page, set
     assert page.locator(".qr svg").is_visible()
     page.fill("input[name=code]", code_for(page.locator("#totp-secret").inner_text()))
     page.click("form.stack button[type=submit]")
-    assert page.locator(".recovery-codes li").count() == 10
+    # The codes come with the answer to that post: wait for it (count() does not wait).
+    expect(page.locator(".recovery-codes li")).to_have_count(10)
     page.click("text=I have kept them: continue")
     page.wait_for_url(live_server.url + "/organize/")
     page.goto(live_server.url + "/admin/")
