@@ -10,13 +10,12 @@ answer it documents.  Path ids are drawn half the time from the objects of a
 small world built here, so the requests reach real matches, reports, rounds and
 tournaments rather than only 404s.
 
-The server's threads see only committed data, so the world is committed, once
-for the module, and every table is flushed at the end of the module (as
-Django's TransactionTestCase does): the tests that follow start from an empty
-database.  Each test still takes ``db``, which makes pytest-django create the
-test database; on PostgreSQL the server's writes accumulate over the module, on
-in-memory SQLite the server shares the test's connection, so its writes are
-undone after each operation's test.
+The world is committed, once for the module (each test's transaction would
+undo it), and every table is flushed at the end of the module (as Django's
+TransactionTestCase does): the tests that follow start from an empty database.
+Each test takes ``db``: the server uses the test's own connection (SQLite or
+PostgreSQL), so its writes are undone after each operation's test, and the
+stateful phase undoes each scenario's: every request meets the same world.
 
 ``make test`` runs a few examples per operation and role, with a fixed seed;
 ``make verify`` raises ``API_FUZZ_EXAMPLES``, switches on the coverage phase
@@ -36,6 +35,7 @@ from typing import Any
 import pytest
 import requests
 import schemathesis
+from django.db import transaction
 from hypothesis import HealthCheck, settings
 from schemathesis import GenerationMode
 from schemathesis.checks import not_a_server_error
@@ -179,15 +179,39 @@ class LiveApi:
 
 
 def _start_server() -> Any:
-    """Django's test server thread, serving the application gunicorn serves."""
-    from django.db import connections
+    """Django's test server thread, serving the application gunicorn serves, on the
+    test's own database connections, whatever the database.
+
+    Django's LiveServerTestCase shares them only for in-memory SQLite (which exists
+    only on the connection that made it).  Here PostgreSQL's are shared too, so that
+    on every database the server's writes are inside the test's transaction and
+    undone with it (each operation's test, each stateful scenario): the stateful
+    phase needs each scenario to start from the same data.  The requests come one at
+    a time, so one connection is used by one thread at a time; what must not happen
+    is a request closing it (in a transaction, that would end the test's transaction
+    with it), which Django does at the end of each request: the server below closes
+    only connections of its own, and ``_stop_server`` restores the signal handlers
+    that ``_start_server`` disconnects."""
+    from django.core.servers.basehttp import ThreadedWSGIServer
+    from django.core.signals import request_finished, request_started
+    from django.db import close_old_connections, connections
     from django.test.testcases import LiveServerThread
 
-    # An in-memory SQLite database exists only on the connection that made it:
-    # the server shares it (as Django's LiveServerTestCase does).  PostgreSQL
-    # gives the server's threads connections of their own.
-    shared = {c.alias: c for c in connections.all() if c.vendor == "sqlite" and c.is_in_memory_db()}
-    thread = LiveServerThread(
+    shared = {c.alias: c for c in connections.all()}
+
+    class SharingServer(ThreadedWSGIServer):  # type: ignore[misc]
+        def _close_connections(self) -> None:
+            for connection in connections.all(initialized_only=True):
+                if connection.alias not in shared:
+                    connection.close()
+
+    class SharingServerThread(LiveServerThread):  # type: ignore[misc]
+        server_class = SharingServer
+
+    # As Django's test client does around its requests.
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    thread = SharingServerThread(
         "127.0.0.1", static_handler=lambda _django_handler: application, connections_override=shared
     )
     thread.daemon = True
@@ -196,14 +220,20 @@ def _start_server() -> Any:
     thread.start()
     thread.is_ready.wait()
     if thread.error is not None:
+        _stop_server(thread)
         raise thread.error
     return thread
 
 
 def _stop_server(thread: Any) -> None:
+    from django.core.signals import request_finished, request_started
+    from django.db import close_old_connections
+
     thread.terminate()
     for connection in thread.connections_override.values():
         connection.dec_thread_sharing()
+    request_started.connect(close_old_connections)
+    request_finished.connect(close_old_connections)
 
 
 @pytest.fixture(scope="module")
@@ -342,6 +372,22 @@ def _chains_as(role: str, live_api: LiveApi) -> Any:
     answer gives is the path or body of the next request), sending as ``role``."""
 
     class Chains(schema.as_state_machine()):  # type: ignore[misc]
+        def setup(self) -> None:
+            """Each scenario starts from the world as the test began, its writes undone
+            in ``teardown``.  Hypothesis replays a scenario's choices (to shrink it,
+            and while generating, to extend a known prefix) and requires the same
+            choices to draw the same things; which rules are drawable depends on the
+            bundles, filled by the answers, so the answers must be the same too.
+            Without this, a scenario's writes (an entry withdrawn, a round paired)
+            stayed for the next ones, whose same requests got other answers (400, not
+            200): FlakyStrategyDefinition."""
+            self._scenario = transaction.atomic()
+            self._scenario.__enter__()
+
+        def teardown(self) -> None:
+            transaction.set_rollback(True)
+            self._scenario.__exit__(None, None, None)
+
         def call(self, case: Any, **kwargs: Any) -> Any:
             return _send(case, live_api, role)
 
