@@ -66,6 +66,7 @@ from engine.soldiers.movegen import (
     _Step,
     _step,
     _steps,
+    undo_step,
 )
 from engine.soldiers.state import LONE, LONE_GUARD, ONE, SoldiersPosition
 
@@ -141,20 +142,7 @@ def _undo(
 ) -> None:
     o, cls, d, effect, _ = s
     _, released, hv, freed = done
-    me[d] -= ONE[cls]
-    if effect is HIT or effect is CAPTURE:
-        op[d] = hv
-        op[BAR] -= hv
-        if freed:
-            me[d] -= ONE[freed - 1]
-            pm[d] = freed
-    elif effect is PIN:
-        op[d] = hv
-        po[d] = 0
-    if released:
-        op[o] -= ONE[released - 1]
-        po[o] = released
-    me[o] += ONE[cls]
+    undo_step(me, op, pm, po, o, cls, d, effect, released, hv, freed)
 
 
 def _key(me: list[int], op: list[int], pm: list[int], po: list[int], s: _Step) -> int:

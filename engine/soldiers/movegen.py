@@ -560,21 +560,7 @@ def search(position: SoldiersPosition, side: int, moves: tuple[int, ...]) -> dic
                     key = (k_me, k_op, k_pin)
                     if key not in results or results[key][:2] < everything:
                         keep(key, *everything, (*stack, step))
-                # step back
-                me[d] -= one
-                if effect is HIT or effect is CAPTURE:
-                    op[d] = hit_value
-                    op[BAR] -= hit_value
-                    if freed:
-                        me[d] -= ONE[freed - 1]
-                        pm[d] = freed
-                elif effect is PIN:
-                    op[d] = hit_value
-                    po[d] = 0
-                if released:
-                    op[o] -= ONE[released - 1]
-                    po[o] = released
-                me[o] += one
+                undo_step(me, op, pm, po, o, cls, d, effect, released, hit_value, freed)
 
     node(moves, 0, 0, _NO_LAST, kme0, kop0, kpin0, gens0, not valid(gens0))
     return results
@@ -635,4 +621,38 @@ def winner(position: SoldiersPosition) -> int | None:
 
 
 # At the end: the shortcut builds on this module's step lists and results.
+def undo_step(
+    me: list[int],
+    op: list[int],
+    pm: list[int],
+    po: list[int],
+    origin: int,
+    cls: int,
+    dest: int,
+    effect: str,
+    released: int,
+    hit_value: int,
+    freed: int,
+) -> None:
+    """Take back one step on the slot lists (the search and the fast path both step
+    forward and back on one copy): the checker of class ``cls`` returns from ``dest`` to
+    ``origin``; what it hit or pinned (``hit_value``) goes back, the checker it freed
+    (``freed``, class + 1) is pinned again, and the pin it released (``released``)
+    holds again."""
+    me[dest] -= ONE[cls]
+    if effect is HIT or effect is CAPTURE:
+        op[dest] = hit_value
+        op[BAR] -= hit_value
+        if freed:
+            me[dest] -= ONE[freed - 1]
+            pm[dest] = freed
+    elif effect is PIN:
+        op[dest] = hit_value
+        po[dest] = 0
+    if released:
+        op[origin] -= ONE[released - 1]
+        po[origin] = released
+    me[origin] += ONE[cls]
+
+
 from engine.soldiers.fastpath import two_dice_plays  # noqa: E402
