@@ -13,10 +13,11 @@ Modules:
 - `state`: `SoldiersPosition` (classes per point, pins, side to move), the
   position text read (`parse_position`) and written (`.text()`, canonical),
   `start_position`;
-- `movegen`: `legal_plays` (every class rule, the whole-play conditions and
-  the §2 forced-move rules), `winner`;
+- `movegen`: the search, `searched_plays` (every class rule, the whole-play
+  conditions and the §2 forced-move rules), `winner`;
 - `fastpath`: `two_dice_plays`, the same plays of two different dice without
-  the search, for the positions where that is exact (`legal_plays` uses it);
+  the search, for the positions where that is exact;
+- `plays`: `legal_plays`, the fast path where it answers, else the search;
 - `notation`: `format_play`, `parse_moves`, `find_play` (§8 with class letters);
 - `scoring`: `result` through the §6 presets (``short-standard`` by default);
 - `record`: the project's own record (classes and pins kept) and
@@ -74,8 +75,9 @@ from typing import Any
 
 from engine.rules.variants import Variant
 from engine.soldiers.army import Army, Options, options
-from engine.soldiers.movegen import SoldierPlay, SoldierStep, legal_plays, winner
+from engine.soldiers.movegen import SoldierPlay, SoldierStep, winner
 from engine.soldiers.notation import find_play, format_play, parse_moves
+from engine.soldiers.plays import legal_plays
 from engine.soldiers.record import SoldiersRecord, refuse_export
 from engine.soldiers.scoring import BOARD, result
 from engine.soldiers.state import SoldiersPosition, parse_position, start_position

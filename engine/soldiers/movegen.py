@@ -566,22 +566,9 @@ def search(position: SoldiersPosition, side: int, moves: tuple[int, ...]) -> dic
     return results
 
 
-def legal_plays(position: SoldiersPosition, dice: Sequence[int]) -> list[SoldierPlay]:
-    """Every legal play of ``dice`` for the side to move, one per resulting
-    position; ``[SoldierPlay((), position with the turn passed)]`` when
-    nothing can be played.  Two different dice go to the shortcut
-    `engine.soldiers.fastpath.two_dice_plays` where it is exact (most
-    positions); it gives what `searched_plays` gives."""
-    moves = dice_moves(dice)
-    if len(moves) == 2:
-        fast = two_dice_plays(position, *moves)
-        if fast is not None:
-            return fast
-    return searched_plays(position, dice)
-
-
 def searched_plays(position: SoldiersPosition, dice: Sequence[int]) -> list[SoldierPlay]:
-    """`legal_plays` by the search alone (any position)."""
+    """Every legal play by the search alone (any position): what
+    `engine.soldiers.plays.legal_plays` gives, which asks the fast path first."""
     side = position.turn
     found = search(position, side, dice_moves(dice)).values()
     most = max((f[0], f[1]) for f in found)
@@ -653,6 +640,3 @@ def undo_step(
         op[origin] -= ONE[released - 1]
         po[origin] = released
     me[origin] += ONE[cls]
-
-
-from engine.soldiers.fastpath import two_dice_plays  # noqa: E402

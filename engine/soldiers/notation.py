@@ -37,11 +37,11 @@ from engine.soldiers.movegen import (
     apply_step,
     dice_moves,
     generals_at,
-    legal_plays,
     legal_steps,
     position_of,
     view,
 )
+from engine.soldiers.plays import legal_plays
 from engine.soldiers.state import SoldiersPosition
 
 EMPTY_PLAY: Final = "Ø"

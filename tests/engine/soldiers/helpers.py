@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from engine.soldiers.movegen import SoldierPlay, legal_plays
+from engine.soldiers.movegen import SoldierPlay
 from engine.soldiers.notation import find_play, format_play
+from engine.soldiers.plays import legal_plays
 from engine.soldiers.state import SoldiersPosition, parse_position
 
 

@@ -17,9 +17,9 @@ from engine.soldiers.movegen import (
     HIT,
     PIN,
     SoldierPlay,
-    legal_plays,
     searched_plays,
 )
+from engine.soldiers.plays import legal_plays
 from engine.soldiers.state import SoldiersPosition
 from tests.engine.soldiers.helpers import pos
 from tests.engine.soldiers.test_properties import _random_position, game

@@ -13,7 +13,6 @@ from engine.errors import EngineError, IllegalPlay, NotationError
 from engine.rules.scoring import get_preset
 from engine.soldiers import plays_json, result
 from engine.soldiers.army import GENERAL, GUARD, PAWN
-from engine.soldiers.movegen import legal_plays
 from engine.soldiers.notation import (
     SoldierMove,
     find_play,
@@ -21,6 +20,7 @@ from engine.soldiers.notation import (
     format_turn,
     parse_moves,
 )
+from engine.soldiers.plays import legal_plays
 from engine.soldiers.record import (
     SoldiersRecordError,
     new_record,

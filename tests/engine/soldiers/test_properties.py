@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.soldiers.army import CLASSES, Army, options
-from engine.soldiers.movegen import legal_plays, winner
+from engine.soldiers.movegen import winner
+from engine.soldiers.plays import legal_plays
 from engine.soldiers.scoring import result
 from engine.soldiers.state import (
     PositionTextError,

@@ -1,0 +1,25 @@
+"""Soldiers' legal plays: the fast path for two different dice where it is exact
+(`engine.soldiers.fastpath`, most positions), else the search (`movegen.searched_plays`).
+
+Its own module so that the fast path, which builds on the search's step primitives,
+and the search import nothing of each other's callers."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.soldiers.fastpath import two_dice_plays
+from engine.soldiers.movegen import SoldierPlay, dice_moves, searched_plays
+from engine.soldiers.state import SoldiersPosition
+
+
+def legal_plays(position: SoldiersPosition, dice: Sequence[int]) -> list[SoldierPlay]:
+    """Every legal play of ``dice`` for the side to move, one per resulting
+    position; ``[SoldierPlay((), position with the turn passed)]`` when
+    nothing can be played.  It gives what `searched_plays` gives."""
+    moves = dice_moves(dice)
+    if len(moves) == 2:
+        fast = two_dice_plays(position, *moves)
+        if fast is not None:
+            return fast
+    return searched_plays(position, dice)
