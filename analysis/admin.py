@@ -13,6 +13,7 @@ from django.utils.translation import ngettext
 from analysis import services, tasks
 from analysis.models import MatchAnalysis
 from base.tasks import owe
+from base.throttles import RateThrottle, limit_posts, retry_message
 from clubs import permissions
 
 
@@ -38,7 +39,7 @@ class MatchAnalysisAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         return [
             path(
                 "backlog/",
-                self.admin_site.admin_view(self.backlog_view),
+                self.admin_site.admin_view(limit_posts("analysis")(self.backlog_view)),
                 name="analysis_matchanalysis_backlog",
             ),
             *super().get_urls(),
@@ -69,6 +70,12 @@ class MatchAnalysisAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
     @admin.action(description=_("Analyse the selected matches again"))
     def analyse_again(self, request: HttpRequest, queryset: QuerySet[MatchAnalysis]) -> None:
+        # An analysis request costs a worker's CPU per match: counted like the
+        # backlog button (the "analysis" scope), refused with when to try again.
+        throttle = RateThrottle("analysis")
+        if not throttle.allow_request(request, None):
+            self.message_user(request, retry_message(throttle.wait()), messages.ERROR)
+            return
         match_ids = list(queryset.values_list("match_id", flat=True))
         # A changed analyser or depth, or a record changed since: the task decides.
         MatchAnalysis.objects.filter(match_id__in=match_ids).update(record_hash="")

@@ -8,7 +8,7 @@ at once:
 - ``anon``: every API request without credentials, per address;
 - ``user``: every API request of a signed-in user (or token), per user;
 - the write scopes (``reports``, ``signup``, ``password_reset``, ``imports``,
-  ``archives``): each post that costs, per user, or per address when nobody is
+  ``archives``, ``analysis``): each post that costs, per user, or per address when nobody is
   signed in.  An API view names them per action (``throttle_scopes``); a page
   wraps its view in ``limit_posts``.  The API and the form of one scope share a
   count, so a client cannot double its allowance by using both.

@@ -365,6 +365,9 @@ THROTTLE_RATES: dict[str, str | None] = {
     # Single .mat/.xg files imported as matches, and whole archives uploaded.
     "imports": env_rate("THROTTLE_IMPORTS_RATE", "60/h"),
     "archives": env_rate("THROTTLE_ARCHIVES_RATE", "10/h"),
+    # Analysis requested by hand (the admin's backlog button, "analyse again"):
+    # each may queue thousands of matches' worth of a worker's CPU.
+    "analysis": env_rate("THROTTLE_ANALYSIS_RATE", "30/h"),
 }
 
 REST_FRAMEWORK = {

@@ -12,11 +12,12 @@ import pytest
 from django.core.exceptions import PermissionDenied
 from django.urls import reverse
 
+from analysis import admin as analysis_admin
 from analysis import services
 from analysis.models import MatchAnalysis
 from clubs.models import Role
 from tests.analysis.test_stored import eager  # noqa: F401 (a fixture)
-from tests.factories import UserFactory, grant
+from tests.factories import MatchFactory, UserFactory, grant
 from tests.games.test_archive_import import World, mat, run_import, upload
 
 pytestmark = pytest.mark.django_db
@@ -78,3 +79,42 @@ def test_the_admin_list_shows_the_progress_and_queues_the_backlog(
     client.force_login(world.admin)
     assert client.post(reverse("admin:analysis_matchanalysis_backlog")).status_code == 302
     assert len(owed) == len(others)
+
+
+def test_analysis_asked_for_by_hand_is_limited_per_user(
+    client: Any, settings: Any, monkeypatch: Any
+) -> None:
+    """The backlog button and "analyse again" share the ``analysis`` scope: past
+    its rate the button answers 429 and the action queues nothing, saying when
+    to try again; another site admin has a count of their own."""
+    settings.THROTTLE_RATES = {**settings.THROTTLE_RATES, "analysis": "2/h"}
+    owed: list[tuple[Any, ...]] = []
+    monkeypatch.setattr(services, "owe", lambda task, *ids: owed.append((task, *ids)))
+    monkeypatch.setattr(analysis_admin, "owe", lambda task, *ids: owed.append((task, *ids)))
+    analysed = MatchAnalysis.objects.create(
+        match=MatchFactory(), state="done", analyser="bgsage", depth=1, record_hash="x" * 64
+    )
+    client.force_login(UserFactory(is_superuser=True, is_staff=True))
+    backlog = reverse("admin:analysis_matchanalysis_backlog")
+    listing = reverse("admin:analysis_matchanalysis_changelist")
+    again = {"action": "analyse_again", "_selected_action": [analysed.pk]}
+
+    assert client.post(backlog).status_code == 302
+    assert client.post(listing, again).status_code == 302
+    assert [(task.name, *ids) for task, *ids in owed] == [
+        ("analysis.analyse_match", analysed.match_id)
+    ]
+    MatchAnalysis.objects.filter(pk=analysed.pk).update(record_hash="y" * 64)
+
+    refused = client.post(backlog)
+    assert refused.status_code == 429
+    assert refused["Retry-After"] == "3600"
+    assert "Too many requests. Try again in 60 minutes." in refused.content.decode()
+    shown = client.post(listing, again, follow=True).content.decode()
+    assert "Too many requests. Try again in 60 minutes." in shown
+    assert len(owed) == 1  # nothing more queued
+    analysed.refresh_from_db()
+    assert analysed.record_hash == "y" * 64  # the refused action changed nothing
+
+    client.force_login(UserFactory(is_superuser=True, is_staff=True))
+    assert client.post(backlog).status_code == 302

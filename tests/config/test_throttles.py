@@ -30,6 +30,7 @@ GENEROUS = {
     "password_reset": "1000/h",
     "imports": "1000/h",
     "archives": "1000/h",
+    "analysis": "1000/h",
 }
 
 
