@@ -55,6 +55,7 @@ pytest: $(DEV_STAMP) browser
 test: lint typecheck pytest
 
 bench: $(DEV_STAMP)
+	@scripts/ensure-wrk
 	@set -e; for bench in tests/benchmarks/bench_*.py; do \
 		echo "== $$bench"; $(BIN)/python -m tests.benchmarks.$$(basename $$bench .py); \
 	done
