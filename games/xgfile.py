@@ -18,6 +18,8 @@ bgsage sees it.
 
 from __future__ import annotations
 
+import datetime as dt
+import math
 import struct
 import tempfile
 import zlib
@@ -60,6 +62,11 @@ _RICH_HEADER: Final = 8232
 _HDR_SPLAYER = (9, 50)  # string[40]: the names before XG 2 (ANSI)
 _HDR_VARIATION: Final = 96  # 0 backgammon, 1 nackgammon, 2 hypergammon, 3 longgammon
 _HDR_CRAWFORD: Final = 100
+# Date: TDateTime, days since 1899-12-30 with the time of day as the fraction, on
+# the clock of the computer XG ran on (bgsage reads it at the same offset).
+_HDR_DATE: Final = 128
+_DELPHI_EPOCH: Final = dt.datetime(1899, 12, 30)
+_LAST_DELPHI_DAY: Final = 2_958_465.0  # 9999-12-31: beyond it a date is not a date
 _HDR_PLAYER = (880, 1138)  # TShortUnicodeString, bgsage's _HDR_PLAYER1 and _HDR_PLAYER2
 _MOVE_PLAYED: Final = 68  # 4 x (from, to) int32 in the mover's numbering; from -1 ends
 _HG_POSINIT: Final = 21  # the game's first position, player 1's view
@@ -165,6 +172,19 @@ def _name(record: bytes, side: int) -> str:
     return record[at + 1 : at + 1 + min(record[at], 40)].decode("cp1252", "replace").strip()
 
 
+def _event_headers(days: float) -> tuple[tuple[str, str], ...]:
+    """The match's date and time as a ``.mat`` file's headers (``EventDate``,
+    ``EventTime``), so that an imported ``.xg`` match is dated like a ``.mat``
+    one and its export keeps the date.  None for no date (0, XG's "unset") or
+    a value no calendar holds (a damaged header is no reason to refuse the plays)."""
+    if not math.isfinite(days) or not 1.0 <= days <= _LAST_DELPHI_DAY:
+        return ()
+    moment = _DELPHI_EPOCH + dt.timedelta(days=days)
+    # Rounded to the minute: a TDateTime's fraction is seldom a whole second.
+    moment = (moment + dt.timedelta(seconds=30)).replace(second=0, microsecond=0)
+    return (("EventDate", moment.strftime("%Y.%m.%d")), ("EventTime", moment.strftime("%H.%M")))
+
+
 def _xg_point(code: int) -> int:
     """An XG move code as the engine's point: 0-23 are points 1-24, 24 the bar, -1 off."""
     if not -1 <= code <= 24:
@@ -242,6 +262,7 @@ class _Reader:
             jacoby=header["jacoby"],
             beaver=header["beaver"],
             players=(_name(record, 0), _name(record, 1)),
+            headers=_event_headers(struct.unpack_from("<d", record, _HDR_DATE)[0]),
         )
         self.builder = MatchBuilder(settings)
 

@@ -4,6 +4,7 @@ with the same plays.  The .xg files are made here (tests/games/xg_writer.py)."""
 
 from __future__ import annotations
 
+import datetime as dt
 import random
 import struct
 from pathlib import Path
@@ -13,6 +14,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
+from django.utils import timezone
 
 from clubs.models import Role
 from engine.records.matfile import export_mat, parse_mat
@@ -306,6 +308,48 @@ def test_a_refused_xg_file_saves_nothing() -> None:
                 discipline=DisciplineFactory(),
             )
     assert (Match.objects.count(), Game.objects.count(), Turn.objects.count()) == before
+
+
+def dated(record: MatchRecord, days: float) -> bytes:
+    """The .xg file of ``record`` with its header's Date (a Delphi TDateTime) set."""
+    records = xg_records(record)
+    struct.pack_into("<d", records[0], 128, days)
+    return xg_archive(b"".join(records))
+
+
+# 2025-03-14 19:30 as XG writes it: days since 1899-12-30, the time as the fraction.
+FRIDAY_EVENING = 45730 + (19 * 60 + 30) / 1440
+
+
+def test_an_xg_file_s_date_is_read_as_the_match_s_event_date() -> None:
+    imported = read_xg(dated(checked(2), FRIDAY_EVENING))
+    assert dict(imported.settings.headers) == {"EventDate": "2025.03.14", "EventTime": "19.30"}
+    # Kept for writing: the .mat export names the day (GNU Backgammon's header).
+    assert "EventDate" in export_mat(imported)
+
+
+@pytest.mark.parametrize("days", [0.0, -3.0, float("nan"), float("inf"), 1e12])
+def test_an_unset_or_impossible_xg_date_leaves_the_match_undated(days: float) -> None:
+    original = checked(2)
+    imported = read_xg(dated(original, days))
+    assert imported.settings.headers == ()
+    assert game_keys(imported) == game_keys(original)  # the plays are read all the same
+
+
+@pytest.mark.django_db
+def test_an_imported_xg_match_is_dated_by_its_file() -> None:
+    player = PlayerFactory(user=UserFactory())
+    opponent = PlayerFactory(federation=player.federation)
+    match = services.import_xg(
+        dated(checked(2, resign_rate=0), FRIDAY_EVENING),
+        by=player.user,
+        player1=player,
+        player2=opponent,
+        discipline=DisciplineFactory(),
+    )
+    local = timezone.localtime(match.started_at)
+    assert (local.date(), local.hour, local.minute) == (dt.date(2025, 3, 14), 19, 30)
+    assert match.finished_at == match.started_at
 
 
 def post_import(client: Any, source: Match, name: str, data: bytes) -> Any:
