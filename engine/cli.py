@@ -46,7 +46,7 @@ from engine.rules.board import WHITE
 from engine.rules.game import GameRules
 from engine.rules.scoring import ScoringPreset, get_preset, preset_from_dict
 from engine.rules.variants import VARIANTS, Variant
-from engine.soldiers import SOLDIERS, plays_json
+from engine.soldiers import plays_json
 
 EXIT_BAD_INPUT = 2
 FORMATS = ("std", "azn", "mat")
@@ -85,7 +85,7 @@ def _parser() -> argparse.ArgumentParser:
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    plays.add_argument("--variant", required=True, help=f"one of {names}, soldiers")
+    plays.add_argument("--variant", required=True, help=f"one of {names}")
     plays.add_argument(
         "--position",
         required=True,
@@ -142,12 +142,12 @@ def _dice(text: str, variant: Variant) -> tuple[int, ...]:
 
 
 def _plays(args: argparse.Namespace) -> Any:
-    if args.variant == SOLDIERS.name:
-        # Not in VARIANTS (engine/soldiers/__init__.py says why): its positions
-        # are texts with classes and pins, its plays those of engine.soldiers.
-        return plays_json(args.position, _dice(args.dice, SOLDIERS.board))
     variant = _variant(args.variant)
     dice = _dice(args.dice, variant)
+    if variant.checker_classes:
+        # Soldiers: its positions are texts with classes and pins (no Position ID
+        # holds them), its plays those of engine.soldiers.
+        return plays_json(args.position, dice)
     position = decode_position_id(args.position, variant=variant)
     first_turn = movegen.is_first_turn(variant, position, WHITE)
     return [

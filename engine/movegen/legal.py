@@ -11,6 +11,7 @@ from engine.movegen.special import _special_plays
 from engine.rules.board import Position
 from engine.rules.plays import Play
 from engine.rules.variants import Variant
+from engine.soldiers import bridge
 
 
 def legal_plays(
@@ -23,6 +24,8 @@ def legal_plays(
 ) -> list[Play]:
     """Every legal play for ``side`` with ``dice``, one per distinct resulting
     position; ``[Play((), position)]`` when nothing can be played."""
+    if variant.checker_classes:  # Soldiers: the classes' own rules (engine.soldiers)
+        return bridge.legal_plays(position, side, dice)
     r = _rules(variant)
     moves = dice_moves(variant, dice)
     if r.simple:

@@ -24,6 +24,7 @@ from engine.movegen.search import _search, _second_head_checker
 from engine.rules.board import BAR, OFF, POINTS, Position
 from engine.rules.plays import Move, Play, Step
 from engine.rules.variants import Variant
+from engine.soldiers import bridge
 
 
 def dice_routes(move: Move, dice: Sequence[int]) -> list[tuple[int, ...]]:
@@ -76,6 +77,8 @@ def play_routes(
     order when that way is legal too.  Each alternative is one checker's dice
     reordered (`dice_routes` of its journey), the other checkers as played;
     they follow ``play`` in ascending order of the reordered dice."""
+    if variant.checker_classes:  # Soldiers: a class checker's journeys (engine.soldiers)
+        return bridge.play_routes(position, side, dice, play)
     chains = _chains(play.steps)
     found = [play]
     for index, chain in enumerate(chains):
@@ -333,6 +336,8 @@ def find_play(
     legal but which uses too few dice or the smaller die gets the forced-move
     code, with a legal example.
     """
+    if variant.checker_classes:  # Soldiers: class letters and their rules (engine.soldiers)
+        return bridge.find_play(position, side, dice, moves)
     rolled = dice_moves(variant, dice)
     legal = legal_plays(variant, position, side, dice, first_turn=first_turn)
     by_position = {p.position: p for p in legal}

@@ -133,7 +133,11 @@ class _Rules:
                 f"{variant.name}: the short family's special rules exclude head and six-block rules"
             )
         # Neither head nor six-block rule nor special rules: the specialised generators apply.
-        self.simple = self.ordered and not self.head and not self.special
+        # (Never for checker classes: their plays come from engine.soldiers, so the
+        # shortcuts that read plain counts, `reaching`'s, must not answer for them.)
+        self.simple = (
+            self.ordered and not self.head and not self.special and not variant.checker_classes
+        )
 
 
 _RULES: dict[int, _Rules] = {}

@@ -16,7 +16,9 @@ from typing import Final
 
 from engine.errors import NotationError, bounded_int
 from engine.rules.board import BAR, OFF
-from engine.rules.plays import Move, Play
+from engine.rules.plays import ClassMove, Move, Play
+from engine.rules.variants import Variant
+from engine.soldiers import bridge
 
 EMPTY_PLAY: Final = "Ø"
 _NO_MOVE: Final = frozenset({"Ø", "ø", "∅", "0", "-"})
@@ -135,14 +137,21 @@ def _parse(text: str, base: int) -> list[Move]:
         pos = end
 
 
-def parse_moves(text: str) -> list[Move]:
-    """The checker journeys written in ``text`` (empty for ``Ø`` or nothing)."""
+def parse_moves(text: str, variant: Variant | None = None) -> list[Move]:
+    """The checker journeys written in ``text`` (empty for ``Ø`` or nothing);
+    in a variant with checker classes (Soldiers) with their class letters
+    (``G13/7 K6/10``, `ClassMove`)."""
+    if variant is not None and variant.checker_classes:
+        return bridge.parse_moves(text)
     return _parse(text, 0)
 
 
-def parse_turn(text: str) -> tuple[tuple[int, ...] | None, list[Move]]:
+def parse_turn(
+    text: str, variant: Variant | None = None
+) -> tuple[tuple[int, ...] | None, list[Move]]:
     """``"5-2: 13/8 6/4"``, ``"52: ..."`` or three dice ``"5-5-4: ..."``;
-    dice ``?-?`` (unknown) give None."""
+    dice ``?-?`` (unknown) give None.  The moves are read as `parse_moves`
+    reads them in ``variant`` (class letters in Soldiers)."""
     # The dice are everything before the first colon, spaces around them
     # dropped: found with str methods, linear in the text (a lazy regex
     # between two \s* was quadratic on long runs of spaces).
@@ -160,6 +169,8 @@ def parse_turn(text: str) -> tuple[tuple[int, ...] | None, list[Move]]:
         dice = tuple(int(v) for v in (d["a"], d["b"], d["c"]) if v is not None)
         if not all(1 <= v <= 6 for v in dice):
             raise _error("bad_dice", "each die shows 1..6", dice_text, dice_at)
+    if variant is not None and variant.checker_classes:
+        return dice, bridge.parse_moves(text[colon + 1 :])
     return dice, _parse(text[colon + 1 :], colon + 1)
 
 
@@ -181,6 +192,8 @@ def format_moves(moves: Sequence[Move]) -> str:
     journeys as ``(n)``, ``bar``/``off`` by name, ``Ø`` for none."""
     if not moves:
         return EMPTY_PLAY
+    if any(isinstance(mv, ClassMove) for mv in moves):  # read with class letters (Soldiers)
+        return bridge.format_moves(moves)
     counts: dict[Move, int] = {}
     for mv in sorted(moves, key=lambda mv: -mv.origin):
         counts[mv] = counts.get(mv, 0) + 1
@@ -211,9 +224,12 @@ def play_journeys(play: Play) -> list[tuple[int, ...]]:
 
 
 def format_play(play: Play) -> str:
-    """The play as GNU Backgammon writes it, ``Ø`` when no checker moved."""
+    """The play as GNU Backgammon writes it, ``Ø`` when no checker moved; a
+    play of checker classes (Soldiers) with their letters (RULES §3.1)."""
     if not play.steps:
         return EMPTY_PLAY
+    if bridge.is_soldiers(play.position):
+        return bridge.format_play(play)
     hit_points = {s.dest for s in play.steps if s.hit}
     starred: set[int] = set()
     parts: list[str] = []

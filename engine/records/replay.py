@@ -123,7 +123,7 @@ def _jsonable(value: object) -> Any:
         return [_jsonable(v) for v in value]
     if value is None or isinstance(value, bool | int | str):
         return value
-    return repr(value)
+    return str(value)  # Soldiers' class-aware position: its canonical text
 
 
 def format_line(side: int, dice: tuple[int, ...] | None, play: Play) -> str:
@@ -184,8 +184,8 @@ def _check_actor(state: g.GameState, side: int) -> None:
 
 
 def _turn(state: g.GameState, side: int, rest: str) -> g.GameState:
-    dice, moves = parse_turn(rest)
     variant = state.variant
+    dice, moves = parse_turn(rest, variant)
     if dice is not None and len(dice) != variant.dice:
         raise EngineError(
             "invalid_dice",

@@ -38,6 +38,11 @@ Game-level rules of the variants, read from ``Variant`` flags:
 - ``pinning`` (Plakoto): a play after which the opponent's mother checker is
   pinned ends the game at once, the mother's owner losing as the preset says
   (``plakoto``: mars, 2); ``end`` "mother_pinned".
+- ``checker_classes`` (Soldiers): the start is built from ``GameRules.options``
+  (army and placement) and the plays are the classes' (``engine.soldiers``,
+  through the movegen entry points); everything else here (opening, cube,
+  resignations, Crawford, the end when the last checker is off, §6 scoring of
+  the plain counts with pinned checkers where they stand) is short nardy's.
 - Openings: ``use_opening_dice`` and ``higher_plays_white`` play the two
   opening dice; with the latter (Nauka) the higher throw's player takes White
   and White starts (``GameState.white_player`` says which player that is).
@@ -58,7 +63,8 @@ from engine.rules.board import BLACK, OFF, WHITE, Position, other
 from engine.rules.dice import DiceSource
 from engine.rules.plays import Move, Play
 from engine.rules.scoring import CONDITIONS, ScoringPreset, get_preset, score
-from engine.rules.variants import Opening, Variant
+from engine.rules.variants import NO_OPTIONS, Opening, Variant, VariantOptions
+from engine.soldiers import bridge
 
 
 class Phase(Enum):
@@ -98,7 +104,10 @@ END_MOTHER_PINNED = "mother_pinned"  # pinning (Plakoto)
 class GameRules:
     """How one game is played.  ``scoring``/``cube`` left as None take the
     variant's own preset and cube; beaver, Jacoby and automatic doubles
-    (maximum count, 0 = off) are money-play options."""
+    (maximum count, 0 = off) are money-play options.  ``options`` are the
+    variant's own (``Variant.option_names``: Soldiers' army and placement),
+    checked here: a name the variant does not take is ``unknown_variant_option``,
+    a value it cannot use is the variant's own error (``army_too_large``...)."""
 
     variant: Variant
     scoring: ScoringPreset | None = None
@@ -106,8 +115,19 @@ class GameRules:
     beaver: bool = False
     jacoby: bool = False
     automatic_doubles: int = 0
+    options: VariantOptions = NO_OPTIONS
 
     def __post_init__(self) -> None:
+        for name, _value in self.options:
+            if name not in self.variant.option_names:
+                raise GameStateError(
+                    "unknown_variant_option",
+                    f"{self.variant.name} has no option {name!r}",
+                    option=name,
+                    variant=self.variant.name,
+                )
+        if self.variant.checker_classes:
+            bridge.game_options(self.options)  # raises the options' own error
         ad = self.automatic_doubles
         if isinstance(ad, bool) or not isinstance(ad, int) or ad < 0:
             raise GameStateError(
@@ -284,7 +304,9 @@ def new_game(
         )
     if crawford and not rules.cube_enabled:
         raise _error("crawford_without_cube", "a Crawford game needs a variant with the cube")
-    start = position if position is not None else rules.variant.start_position()
+    start = position if position is not None else start_position(rules)
+    if rules.variant.checker_classes:
+        bridge.soldiers_of(start)  # a position without classes cannot be played
     for side in (0, 1):
         if start.checkers(side) != rules.variant.checkers:
             raise _error(
@@ -300,6 +322,14 @@ def new_game(
         crawford=crawford,
         match_context=match_context,
     )
+
+
+def start_position(rules: GameRules) -> Position:
+    """The variant's start under the game's options (Soldiers: the army where
+    its placement puts it)."""
+    if rules.variant.checker_classes:
+        return bridge.start_position(rules.options)
+    return rules.variant.start_position()
 
 
 def _start(

@@ -22,6 +22,20 @@ class Step:
 
 
 @dataclass(frozen=True, slots=True)
+class ClassStep(Step):
+    """A step of a checker with a class (Soldiers, RULES.md §3.1).
+
+    ``cls`` is the class, 0..5 for ``K G D E O P`` (general, guard, druid,
+    wounded even, wounded odd, pawn); ``effect`` what the landing did (``""``,
+    ``"hit"``, ``"pin"``, ``"attack"``: the first of two checkers onto a lone
+    guard, ``"capture"``: the second).  ``dest > origin`` is a general's
+    backward step.  ``hit`` is true for a hit and a capture."""
+
+    cls: int = 5
+    effect: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class Play:
     """The steps of a turn in the order played (empty: nothing could be played)
     and the resulting position, the mover still in its own slot."""
@@ -47,3 +61,12 @@ class Move:
     dest: int
     via: tuple[int, ...] = ()
     hits: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ClassMove(Move):
+    """A written journey of a class checker (Soldiers: ``G13/7``, ``K6/10`` for a
+    general moving back, so ``dest`` may be above ``origin``); ``cls`` as in
+    `ClassStep` (5: a pawn, written without a letter)."""
+
+    cls: int = 5

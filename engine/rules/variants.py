@@ -15,19 +15,25 @@ Registered variants (``VARIANTS``, RULES.md §2-§5):
   ``sudden-death`` (the first hit wins), ``nuclear`` (the bomb token),
   ``plakoto`` (pinning instead of hitting), ``nauka-short`` (§4);
 - ``long`` (§5), ``nardegammon`` (long nardy with the cube, opening dice
-  used), ``diceless-long`` (the mover names the dice).
+  used), ``diceless-long`` (the mover names the dice);
+- ``soldiers`` (§3.1, checker classes): ``checker_classes`` says so.  Its
+  rules live in ``engine.soldiers``; a ``Position`` of it keeps the
+  class-aware position under ``extra["soldiers"]`` (its ``sides`` are the
+  plain counts, pinned checkers where they stand, which §6 scoring and the
+  game's end read unchanged).  The movegen entry points, the notation and the
+  game's start go to ``engine.soldiers.bridge`` on that one flag.
 
-Soldiers (checker classes, RULES §3.1) is implemented in ``engine.soldiers``
-and deliberately not registered here yet: its positions carry classes and
-pins that ``Variant``/``Position`` cannot hold, and the apps that read
-``VARIANTS`` have no board, record or discipline for it.  See
-``engine/soldiers/__init__.py`` for how it will plug in.
+Variant options (``VariantOptions``): settings of a variant that an organiser
+chooses per discipline and that change the start (Soldiers' ``army`` and
+``placement``, §3.1).  A game's options are in ``GameRules.options``; a
+variant without options refuses any.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from typing import Final
 
 from engine.rules.board import BAR, OPPOSITE, SAME_DIRECTION, SHARED, Geometry, Position
 
@@ -85,6 +91,11 @@ class Variant:
     max_per_point: int = 0  # most own checkers on one point; 0 = no limit (Old English: 5)
     # Variant state that is part of the start position (see engine/rules/board.py).
     start_extra: tuple[tuple[str, object], ...] = ()
+    # Soldiers (RULES §3.1): checkers have classes; plays, notation and the start
+    # (built from the options) come from engine.soldiers.bridge, never the generators here.
+    checker_classes: bool = False
+    # The options the variant takes (``VariantOptions`` keys); empty: none.
+    option_names: tuple[str, ...] = ()
 
     def start_position(self) -> Position:
         counts = dict(self.start)
@@ -236,6 +247,16 @@ DICELESS_LONG = Variant(
     mover_names_dice=True,
 )
 
+# Short nardy with checker classes (RULES §3.1): army and placement are options;
+# the placement's second side, when the organiser sets two, is ``placement_black``.
+SOLDIERS = Variant(
+    name="soldiers",
+    geometry=OPPOSITE,
+    start=_SHORT_START,
+    checker_classes=True,
+    option_names=("army", "placement", "placement_black"),
+)
+
 VARIANTS: dict[str, Variant] = {
     v.name: v
     for v in (
@@ -257,8 +278,21 @@ VARIANTS: dict[str, Variant] = {
         NAUKA_SHORT,
         NARDEGAMMON,
         DICELESS_LONG,
+        SOLDIERS,
     )
 }
+
+# A variant's options as sorted (name, written value) pairs, hashable and
+# comparable like the rest of a game's rules; empty values are left out.
+VariantOptions = tuple[tuple[str, str], ...]
+NO_OPTIONS: Final[VariantOptions] = ()
+
+
+def variant_options(values: dict[str, str] | None = None) -> VariantOptions:
+    """Options from a mapping of written values (``{"army": "K1 G1"}``)."""
+    if not values:
+        return NO_OPTIONS
+    return tuple(sorted((str(k), str(v).strip()) for k, v in values.items() if str(v).strip()))
 
 
 def get_variant(name: str) -> Variant:

@@ -1,9 +1,10 @@
 """Soldiers (RULES.md §3.1): short nardy with checker classes.
 
-The engine part of the variant, kept apart from the variant registry on
-purpose: ``engine.rules.variants.VARIANTS`` (read by the games, tournaments
-and ratings apps) does not list it until the product side (board page,
-records, disciplines) is built, so no half-wired variant reaches users.
+Registered as ``engine.rules.variants.SOLDIERS`` (``checker_classes``): the
+movegen entry points, the notation and the game's start hand a Soldiers game
+to `bridge`, which speaks the registry's types (``Position`` with the
+class-aware position under ``extra["soldiers"]``, ``ClassStep``,
+``ClassMove``), so ``engine.rules.game`` plays it like short nardy.
 
 Modules:
 
@@ -17,18 +18,18 @@ Modules:
   conditions and the §2 forced-move rules), `winner`;
 - `fastpath`: `two_dice_plays`, the same plays of two different dice without
   the search, for the positions where that is exact;
-- `plays`: `legal_plays`, the fast path where it answers, else the search;
+- `doubles`: `doubles_plays`, the same plays of a double without the
+  search's bookkeeping, where no bear-off is within reach;
+- `plays`: `legal_plays`, the fast paths where they answer, else the search;
 - `notation`: `format_play`, `parse_moves`, `find_play` (§8 with class letters);
 - `scoring`: `result` through the §6 presets (``short-standard`` by default);
 - `record`: the project's own record (classes and pins kept) and
-  `refuse_export` for Position ID, ``.mat`` and SGF.
+  `refuse_export` for Position ID, ``.mat`` and SGF;
+- `bridge`: the registry's entry points for this variant (see above).
 
-`SOLDIERS` (`variant()`) is the engine-level descriptor.  Plugging it into
-the registry later: add a ``soldiers`` entry next to ``VARIANTS`` whose
-dispatch (plays, notation, position text instead of Position ID, options)
-goes to this package, since `engine.rules.variants.Variant` has no room for
-classes; the CLI already does so (``python -m engine plays --variant
-soldiers --position 'W: ... | B: ... | W' --dice 6-5``).
+`SOLDIERS` (`variant()`) is the package's own descriptor (the CLI's
+``python -m engine plays --variant soldiers --position 'W: ... | B: ... | W'
+--dice 6-5`` reads texts with it).
 
 Readings chosen where §3.1 leaves a choice:
 
@@ -94,7 +95,7 @@ class SoldiersVariant:
 
     @property
     def board(self) -> Variant:
-        """The plain board the §6 conditions read (not in ``VARIANTS``)."""
+        """The registry's variant, whose plain board the §6 conditions read."""
         return BOARD
 
     def options(self, army: Any = None, placement: Any = None) -> Options:

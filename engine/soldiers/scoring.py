@@ -7,17 +7,13 @@ included (a loser's checker pinned on its 19..24 is in the winner's home).
 
 from __future__ import annotations
 
-from engine.rules.board import OPPOSITE
 from engine.rules.scoring import ScoringPreset, get_preset, score
-from engine.rules.variants import SHORT, Variant
+from engine.rules.variants import SOLDIERS, Variant
 from engine.soldiers.movegen import winner
 from engine.soldiers.state import SoldiersPosition
 
-# The board and scoring the §6 conditions read.  Not registered in
-# ``engine.rules.variants.VARIANTS`` (see ``engine.soldiers``).
-BOARD: Variant = Variant(
-    name="soldiers", geometry=OPPOSITE, start=SHORT.start, scoring="short-standard"
-)
+# The board and scoring the §6 conditions read: the registry's variant.
+BOARD: Variant = SOLDIERS
 
 
 def result(

@@ -72,6 +72,7 @@ def test_every_variant_is_registered() -> None:
         "long",
         "nardegammon",
         "diceless-long",
+        "soldiers",
     }
 
 

@@ -16,6 +16,7 @@ from engine.errors import GameStateError
 from engine.movegen import dice_moves, explode, find_play, is_first_turn, legal_plays
 from engine.records.notation import format_play, parse_moves
 from engine.rules.board import BAR, BLACK, OFF, OPPOSITE, SAME_DIRECTION, SHARED, WHITE, Position
+from engine.rules.game import GameRules, start_position
 from engine.rules.variants import LONG, SHORT, VARIANTS, Opening, get_variant
 from tests.engine.differential import sample_positions
 from tests.engine.variant_helpers import (
@@ -43,6 +44,7 @@ NEW = [
     "nauka-short",
     "nardegammon",
     "diceless-long",
+    "soldiers",  # its movement is tested in tests/engine/soldiers
 ]
 
 
@@ -379,7 +381,8 @@ def test_random_play_keeps_positions_valid(name: str) -> None:
     chosen play, written down and read back, is found again by find_play."""
     v = get_variant(name)
     rng = random.Random(name)
-    p = v.start_position()
+    # the game's start: Soldiers' carries the checkers' classes (its default options)
+    p = start_position(GameRules(v))
     first = [True, True]
     finished = moving = 0
     for turn in range(200):
@@ -394,14 +397,15 @@ def test_random_play_keeps_positions_valid(name: str) -> None:
         for play in plays:
             assert_valid(v, play.position)
         play = rng.choice(plays)
-        found = find_play(v, p, side, dice, parse_moves(format_play(play)), first_turn=first[side])
+        written = parse_moves(format_play(play), v)
+        found = find_play(v, p, side, dice, written, first_turn=first[side])
         assert found.position == play.position
         moving += bool(play.steps)
         first[side] = False
         p = play.position
         if p.sides[side][OFF] == v.checkers:
             finished += 1
-            p = v.start_position()
+            p = start_position(GameRules(v))
             first = [True, True]
     assert moving > 100, f"only {moving} of 200 turns moved a checker ({finished} games ended)"
 

@@ -83,6 +83,16 @@ def assert_valid(variant: Variant, position: Position) -> None:
         assert sum(row) == checkers, row
         if variant.max_per_point:
             assert max(row[1 : POINTS + 1]) <= variant.max_per_point, row
+    if variant.checker_classes:
+        # Soldiers: the class-aware position holds its own pins (checked by its
+        # own rules); the plain counts are its counts.
+        from engine.soldiers.bridge import soldiers_of
+        from engine.soldiers.state import check_position
+
+        kept = soldiers_of(position)
+        check_position(kept)
+        assert kept.to_position().sides == position.sides
+        return
     pinned: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
     if variant.pinning:
         keys = [k for k, _ in position.extra]
