@@ -570,6 +570,13 @@ MESSAGES: dict[str, tuple[Template, ...]] = {
         _t(_("Unknown export format “%(format)s”.")),
         _t(_("Unknown export format.")),
     ),
+    "unknown_variant_option": (
+        _t(_("The variant has no option “%(option)s”.")),
+        _t(_("The variant has no such option.")),
+    ),
+    "not_soldiers_position": (
+        _t(_("A Soldiers game is played from a position with checker classes.")),
+    ),
     # --- numbers and IDs that make no sense (parser robustness)
     "number_too_large": (
         _t(_("Too large a number: %(field)s (at most %(maximum)s).")),
@@ -807,6 +814,7 @@ VARIANT_LABELS: dict[str, Promise] = {
     "short": _("short nardy (backgammon)"),
     "sudden-death": _("sudden death"),
     "tavla": _("Tavla"),
+    "soldiers": _("Soldiers (checker classes)"),
 }
 
 PRESET_LABELS: dict[str, Promise] = {

@@ -24,8 +24,12 @@ from django_countries.fields import CountryField
 from base.engine_messages import PRESET_LABELS, VARIANT_LABELS, message_for
 from clubs.names import display_name, latin_adds
 from engine.errors import EngineError
+from engine.rules.game import GameRules
 from engine.rules.scoring import PRESETS, preset_from_dict
-from engine.rules.variants import VARIANTS
+from engine.rules.variants import VARIANTS, VariantOptions, variant_options
+
+# RULES.md §3.1's default Soldiers army and placement, as an organiser writes them.
+DEFAULT_OPTIONS = {"army": "K1 G1 D1 E1 O1", "placement": "K24 G13 D8 E6 O6"}
 
 
 def variant_choices() -> list[tuple[str, Any]]:
@@ -50,6 +54,9 @@ class Discipline(models.Model):
     # used instead of the preset when given.
     custom_scoring = models.JSONField(_("custom scoring rules"), null=True, blank=True)
     cube = models.BooleanField(_("doubling cube"), default=True)
+    # The variant's own options (``Variant.option_names``: Soldiers' ``army`` and
+    # ``placement``, RULES §3.1) as written values; empty: the variant's defaults.
+    variant_options = models.JSONField(_("variant options"), default=dict, blank=True)
 
     class Meta:
         ordering = ["name"]
@@ -70,6 +77,30 @@ class Discipline(models.Model):
         variant = VARIANTS.get(self.variant)
         if variant is not None and self.cube and not variant.cube:
             raise ValidationError({"cube": _("This variant is played without the cube.")})
+        if variant is not None:
+            self._check_variant_options(variant.name)
+
+    def _check_variant_options(self, name: str) -> None:
+        """The options must be the variant's and usable (the engine says why not)."""
+        options = self.variant_options
+        if options in (None, ""):
+            self.variant_options = options = {}
+        if not isinstance(options, dict) or not all(
+            isinstance(k, str) and isinstance(v, str) for k, v in options.items()
+        ):
+            raise ValidationError(
+                {"variant_options": _("Variant options are names with written values.")}
+            )
+        try:
+            GameRules(VARIANTS[name], options=variant_options(options))
+        except EngineError as error:
+            raise ValidationError({"variant_options": message_for(error)}) from error
+
+    @property
+    def game_options(self) -> VariantOptions:
+        """The options as the engine's game rules take them."""
+        options = self.variant_options if isinstance(self.variant_options, dict) else {}
+        return variant_options(options)
 
     @property
     def has_cube(self) -> bool:

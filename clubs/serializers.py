@@ -65,11 +65,12 @@ class ServiceSerializer(BoundedIntegers, serializers.ModelSerializer):
 
 
 class DisciplineBriefSerializer(serializers.ModelSerializer):
-    """A discipline: what is played and whether with the cube."""
+    """A discipline: what is played and whether with the cube, and the variant's
+    options (Soldiers' army and placement; empty: the variant's defaults)."""
 
     class Meta:
         model = Discipline
-        fields = ["code", "name", "variant", "cube"]
+        fields = ["code", "name", "variant", "cube", "variant_options"]
 
 
 class FederationSerializer(CountryFieldMixin, ServiceSerializer):

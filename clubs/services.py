@@ -571,7 +571,15 @@ def create_account(*, username: str, email: str, password: str) -> Any:
 # --- Used by the web admin (clubs/admin/): memberships' dates, the discipline
 # catalogue, a federation's rated disciplines, deleting what has no history.
 
-DISCIPLINE_FIELDS = ("code", "name", "variant", "scoring_preset", "custom_scoring", "cube")
+DISCIPLINE_FIELDS = (
+    "code",
+    "name",
+    "variant",
+    "scoring_preset",
+    "custom_scoring",
+    "cube",
+    "variant_options",
+)
 RATED_DISCIPLINE_FIELDS = ("rating_system", "initial_rating", "glicko_period_days")
 
 

@@ -21,14 +21,16 @@ from base.engine_messages import message_for
 from engine import movegen
 from engine.errors import EngineError, GameStateError
 from engine.records.gnubgid import encode_position_id
-from engine.records.notation import format_play, parse_moves
+from engine.records.notation import format_moves, format_play, parse_moves
 from engine.rules import actions as ea
 from engine.rules import game as eg
 from engine.rules import match as em
 from engine.rules.dice import RecordedDice
-from engine.rules.plays import Play
+from engine.rules.plays import ClassStep, Play, Step
 from engine.rules.scoring import ScoringPreset, get_preset, preset_from_dict
 from engine.rules.variants import Variant, get_variant
+from engine.soldiers import bridge
+from engine.soldiers.army import LETTERS as CLASS_LETTERS  # K G D E O P, by class number
 from games import scorecheck
 from games.models import Game, GameEnd, Match, Turn, TurnKind
 
@@ -54,6 +56,7 @@ def rules_for(match: Match) -> eg.GameRules:
         variant=variant,
         scoring=preset_for(match),
         cube=match.discipline.has_cube,  # the discipline's one answer
+        options=match.discipline.game_options,  # Soldiers' army and placement
     )
 
 
@@ -108,13 +111,14 @@ class TurnInput:
     play: Play | None = None
 
 
-def engine_action(turn: TurnInput) -> ea.GameAction:
-    """The engine action a stored turn records; GameStateError for an unknown kind."""
+def engine_action(turn: TurnInput, variant: Variant | None = None) -> ea.GameAction:
+    """The engine action a stored turn records, its moves read as ``variant``
+    writes them (class letters in Soldiers); GameStateError for an unknown kind."""
     kind = turn.kind
     if kind == TurnKind.OPENING:
         return ea.OpeningThrow(turn.dice)
     if kind == TurnKind.PLAY:
-        return ea.RecordedTurn(turn.dice, tuple(parse_moves(turn.moves)))
+        return ea.RecordedTurn(turn.dice, tuple(parse_moves(turn.moves, variant)))
     if kind == TurnKind.RESIGN:
         return ea.Resign(turn.level or "single")
     action = _SIMPLE_ACTIONS.get(kind)
@@ -141,7 +145,7 @@ def apply_turn(state: eg.GameState, turn: TurnInput) -> eg.GameState:
         checked = _apply_found_play(state, turn.dice, turn.play)
         if checked is not None:
             return checked
-    return ea.apply(state, engine_action(turn))
+    return ea.apply(state, engine_action(turn, state.variant))
 
 
 def _apply_found_play(
@@ -206,8 +210,20 @@ def replay(match: Match, game: Game, turns: Sequence[Turn]) -> eg.GameState:
     return state
 
 
-def position_id(state: eg.GameState) -> str:
-    return encode_position_id(state.position)
+def position_fields(state: eg.GameState) -> dict[str, str]:
+    """The position after a turn as a Turn row stores it: GNU Backgammon's
+    Position ID, or for checker classes (Soldiers), which no Position ID holds,
+    the canonical position text with the side the game waits for."""
+    if state.variant.checker_classes:
+        turn = None if state.finished else state.turn
+        return {"position_id": "", "position_text": bridge.position_text(state.position, turn)}
+    return {"position_id": encode_position_id(state.position), "position_text": ""}
+
+
+def canonical_moves(variant: Variant, written: str) -> str:
+    """A play as stored: canonical notation, whatever equivalent form was typed
+    (class letters kept in Soldiers); ``Ø`` for none."""
+    return format_moves(parse_moves(written, variant)) if written.strip() else "Ø"
 
 
 # --- Results: the game log of a match, and reported scores checked against it.
@@ -304,6 +320,14 @@ def log_from_mat(match: Match, text: str) -> tuple[list[dict[str, Any]], tuple[i
     """The games and final score of a .mat file, validated play by play by the engine."""
     from engine.records.matfile import replay_mat  # the engine's .mat importer
 
+    if variant_for(match).checker_classes:
+        raise ValidationError(
+            _(
+                "A Soldiers match cannot be checked against a .mat file: the format has no "
+                "room for checker classes and pinned checkers."
+            ),
+            code="export_unsupported",
+        )
     try:
         report = replay_mat(text)
     except EngineError as error:
@@ -404,7 +428,7 @@ def clickable_plays(state: eg.GameState, dice: list[int]) -> dict[str, Any]:
     route its checkers may take, with its steps: the board moves checkers by clicks.
     A refusal (dice not valid, no play awaited) is a ValidationError with the engine's code."""
     try:
-        rolled = _with_dice(state, dice)
+        rolled = with_dice(state, dice)
         side = rolled.turn
         plays = []
         for play in eg.legal_plays(rolled):
@@ -419,9 +443,7 @@ def clickable_plays(state: eg.GameState, dice: list[int]) -> dict[str, Any]:
                 first_turn=rolled.first_turn[side],
             )
             for route in routes:
-                plays.append(
-                    {"moves": notation, "steps": [[s.origin, s.dest, s.hit] for s in route.steps]}
-                )
+                plays.append({"moves": notation, "steps": [_step(s) for s in route.steps]})
     except EngineError as error:
         raise ValidationError(message_for(error), code=error.code) from error
     return {
@@ -431,7 +453,16 @@ def clickable_plays(state: eg.GameState, dice: list[int]) -> dict[str, Any]:
     }
 
 
-def _with_dice(state: eg.GameState, dice: list[int]) -> eg.GameState:
+def _step(step: Step) -> list[Any]:
+    """``[origin, dest, hit]`` in the mover's numbering; a class checker's step
+    (Soldiers) adds its class letter (``K G D E O P``), so the board can ask
+    which checker of a point moves."""
+    if isinstance(step, ClassStep):
+        return [step.origin, step.dest, step.hit, CLASS_LETTERS[step.cls]]
+    return [step.origin, step.dest, step.hit]
+
+
+def with_dice(state: eg.GameState, dice: list[int]) -> eg.GameState:
     """The state with the dice on the table (rolled, named, or those already known)."""
     if state.phase is eg.Phase.ROLL:
         if state.variant.mover_names_dice:

@@ -206,7 +206,7 @@ class MatchAdmin(PolicyAdmin):
                     turn.get_kind_display(),
                     "-".join(map(str, turn.dice)),
                     turn.moves or turn.level,
-                    turn.position_id,
+                    turn.position_id or turn.position_text,
                     f"{queries.clock_reading(turn.clock1_ms)} {queries.clock_reading(turn.clock2_ms)}",
                     _("undone") if turn.undone_at else "",
                 )

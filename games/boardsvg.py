@@ -20,6 +20,8 @@ from typing import Any, cast
 
 from engine.rules.board import BAR, OFF, Position
 from engine.rules.variants import Variant
+from engine.soldiers import bridge
+from engine.soldiers.army import LETTERS
 
 # Sizes in SVG user units (the browser scales the whole drawing to its width).
 MARGIN = 8
@@ -138,9 +140,10 @@ def layout(variant: Variant, viewer: int) -> dict[str, Any]:
 def locations(variant: Variant, position: Position) -> dict[str, Any]:
     """Both sides' checkers by absolute location, with their bar and off counts.
 
-    ``pinned`` (Plakoto, empty elsewhere) lists by side the absolute locations
-    where that side's lone checker is pinned under the opponent's: the page
-    draws it at the bottom of the point.
+    ``pinned`` (Plakoto and Soldiers, empty elsewhere) lists by side the
+    absolute locations where that side's lone checker is pinned under the
+    opponent's: the page draws it at the bottom of the point.  Soldiers adds
+    the checkers' classes (`_classes`).
     """
     points = [[0, 0] for _ in range(24)]
     for side in (0, 1):
@@ -149,13 +152,51 @@ def locations(variant: Variant, position: Position) -> dict[str, Any]:
         for q in range(1, 25):
             if row[q]:
                 points[path[q - 1]][side] += row[q]
+    if variant.checker_classes:
+        return {**_counts(position, points), **_classes(variant, position)}
     pins = cast(tuple[tuple[int, ...], tuple[int, ...]], position.get("pinned") or ((), ()))
+    return {
+        **_counts(position, points),
+        "pinned": [
+            sorted(variant.geometry.paths[side][q - 1] for q in pins[side]) for side in (0, 1)
+        ],
+    }
+
+
+def _counts(position: Position, points: list[list[int]]) -> dict[str, Any]:
     return {
         "points": points,
         "bar": [position.sides[0][BAR], position.sides[1][BAR]],
         "off": [position.sides[0][OFF], position.sides[1][OFF]],
         "pips": [position.pips(0), position.pips(1)],
-        "pinned": [
-            sorted(variant.geometry.paths[side][q - 1] for q in pins[side]) for side in (0, 1)
-        ],
+    }
+
+
+def _classes(variant: Variant, position: Position) -> dict[str, Any]:
+    """Soldiers' checker classes by absolute location (RULES §3.1).
+
+    ``classes[location][side]``: a letter (``K G D E O P``, in that order) for
+    every checker ``points`` counts there, the pinned one included;
+    ``bar_classes[side]`` likewise for the bar; ``pinned[side]``: the
+    absolute locations where that side's checker is pinned (as in Plakoto),
+    and ``pinned_classes[side]``: its class there, keyed by the location
+    written as text (a JSON object's keys are strings)."""
+    free, pins = bridge.board_classes(position)
+    classes: list[list[list[str]]] = [[[], []] for _ in range(24)]
+    pinned: list[list[int]] = [[], []]
+    pinned_classes: list[dict[str, str]] = [{}, {}]
+    for side in (0, 1):
+        path = variant.geometry.paths[side]
+        for q in range(1, 25):
+            letters = free[side][q] + pins[side].get(q, "")
+            classes[path[q - 1]][side] = sorted(letters, key=LETTERS.index)
+            if q in pins[side]:
+                pinned[side].append(path[q - 1])
+                pinned_classes[side][str(path[q - 1])] = pins[side][q]
+        pinned[side].sort()
+    return {
+        "classes": classes,
+        "bar_classes": [list(free[0][BAR]), list(free[1][BAR])],
+        "pinned": pinned,
+        "pinned_classes": pinned_classes,
     }

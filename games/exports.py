@@ -8,7 +8,10 @@ exporters write.  So an export always reads back to the same games.
 
 Only the backgammon family has these formats (GNU Backgammon's variations:
 backgammon = short nardy, nackgammon, hypergammon) with their standard
-scoring.  Undone turns are left out; a game still in progress and a game
+scoring.  A Soldiers match (checker classes and pins, RULES §3.1) is refused
+with its reason (`refusal`); its record goes to the project's own JSON
+(`soldiers_record`): the options, and each game's start, turns and the
+canonical position text after each turn, so classes and pins are kept.  Undone turns are left out; a game still in progress and a game
 lost on time (a .mat game ends with points won, a loss on time has none) end
 the exported record.
 """
@@ -21,9 +24,15 @@ from typing import Any
 
 from django.utils import timezone
 
+from base.engine_messages import message_for
+from engine import movegen
+from engine.errors import EngineError
 from engine.records import matfile, sgf
-from engine.records.notation import parse_moves
+from engine.records.notation import format_play, parse_moves
+from engine.rules import game as eg
 from engine.rules.variants import get_variant
+from engine.soldiers import bridge
+from engine.soldiers.record import SoldiersRecord, SoldiersTurn, record_from_dict, refuse_export
 from games import adapters
 from games.models import Game, GameEnd, Match, Turn, TurnKind
 
@@ -53,6 +62,111 @@ def mat_supported(match: Match) -> bool:
 
 def sgf_supported(match: Match) -> bool:
     return mat_supported(match)
+
+
+def refusal(match: Match, fmt: str) -> str | None:
+    """Why ``match`` cannot be written as ``fmt`` (``mat``, ``sgf``, ``position_id``)
+    in the reader's language, when its variant's checkers carry what the format
+    has no room for (Soldiers' classes and pins); None otherwise."""
+    if not get_variant(match.discipline.variant).checker_classes:
+        return None
+    try:
+        refuse_export(fmt)
+    except EngineError as error:
+        return message_for(error)
+    return None  # refuse_export always raises
+
+
+def record_supported(match: Match) -> bool:
+    """Whether the match has the project's own record (`soldiers_record`)."""
+    return get_variant(match.discipline.variant).checker_classes
+
+
+def soldiers_record(match: Match) -> dict[str, Any]:
+    """The project's own record of a Soldiers match, every stored live turn of
+    every game with the canonical position text after it, and for each game the
+    engine's own record of its plays (``engine.soldiers.record``), checked by
+    replaying it.  A game with a turn passed without a roll has no ``record``:
+    the engine's record has no such turn."""
+    options = dict(match.discipline.game_options)
+    chosen = bridge.game_options(match.discipline.game_options)
+    games = []
+    for game in match.games.order_by("number").prefetch_related("turns"):
+        turns = sorted((t for t in game.turns.all() if t.undone_at is None), key=lambda t: t.number)
+        state = adapters.new_game_state(match, game)
+        start = state.position
+        plays: list[SoldiersTurn] = []
+        rows: list[dict[str, Any]] = []
+        passed = False
+        for turn in turns:
+            step = adapters.TurnInput(turn.kind, tuple(turn.dice), turn.moves, turn.level)
+            if turn.kind == TurnKind.PLAY and len(turn.dice) == 2:
+                plays.append(_played(state, step))
+            passed = passed or (turn.kind == TurnKind.PLAY and not turn.dice)
+            state = adapters.apply_turn(state, step)
+            rows.append(
+                {
+                    "number": turn.number,
+                    "player": turn.side,
+                    "kind": turn.kind,
+                    "dice": list(turn.dice),
+                    "moves": turn.moves,
+                    "level": turn.level,
+                    "position": turn.position_text,
+                }
+            )
+        entry: dict[str, Any] = {
+            "number": game.number,
+            "score_before": [game.score1_before, game.score2_before],
+            "crawford": game.crawford,
+            "turns": rows,
+            "result": None
+            if game.winner is None
+            else {
+                "winner": game.winner,
+                "result": game.result,
+                "cube": game.cube,
+                "points": game.points,
+                "end": game.end,
+            },
+        }
+        if state.starter is not None and not passed:
+            first = bridge.soldiers_of(start).with_turn(state.starter).text()
+            record = SoldiersRecord(chosen.army, chosen.placed, first, tuple(plays))
+            entry["record"] = record.to_dict()
+            record_from_dict(entry["record"])  # what is written reads back
+        games.append(entry)
+    return {
+        "format": "zary-soldiers-match",
+        "variant": match.discipline.variant,
+        "options": {
+            "army": chosen.army.text(),
+            "placement": [chosen.placed.text(0), chosen.placed.text(1)],
+            "given": options,
+        },
+        "length": match.length,
+        "players": [_name(match.player1), _name(match.player2)],
+        "games": games,
+    }
+
+
+def _played(state: eg.GameState, turn: adapters.TurnInput) -> SoldiersTurn:
+    """A stored play as the engine's Soldiers record keeps it: the dice, the
+    play as the engine writes it, and the position after it (opponent to move)."""
+    rolled = state
+    if state.phase is eg.Phase.ROLL:
+        rolled = adapters.with_dice(state, list(turn.dice))
+    side = rolled.turn
+    assert side is not None
+    play = movegen.find_play(
+        rolled.variant,
+        rolled.position,
+        side,
+        rolled.dice,
+        parse_moves(turn.moves, rolled.variant),
+    )
+    dice = (int(turn.dice[0]), int(turn.dice[1]))
+    return SoldiersTurn(dice, format_play(play), bridge.position_text(play.position))
 
 
 def _name(player: Any) -> str:

@@ -259,7 +259,11 @@ class Turn(models.Model):
     dice = models.JSONField(_("dice"), default=list, blank=True)
     moves = models.CharField(_("moves"), max_length=200, blank=True)
     level = models.CharField(_("resignation level"), max_length=20, blank=True)
+    # GNU Backgammon's Position ID of the position after the turn; empty in a
+    # Soldiers game, whose classes and pins no Position ID holds: its canonical
+    # position text (RULES §3.1) is in ``position_text`` instead.
     position_id = models.CharField(_("position after"), max_length=20, blank=True)
+    position_text = models.CharField(_("position after, as text"), max_length=300, blank=True)
     clock1_ms = models.PositiveIntegerField(
         null=True, blank=True, verbose_name=_("clock of player 1 (ms)")
     )

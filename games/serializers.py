@@ -231,6 +231,7 @@ class TurnSerializer(serializers.ModelSerializer):
             "moves",
             "level",
             "position_id",
+            "position_text",
             "clock1_ms",
             "clock2_ms",
             "clock_source",

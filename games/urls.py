@@ -3,7 +3,7 @@
 from django.urls import path
 
 from base.throttles import limit_posts
-from games.views import archives, board, matches, reports
+from games.views import archives, board, matches, reports, rules
 
 app_name = "games"
 
@@ -24,6 +24,7 @@ urlpatterns = [
     path("matches/<int:pk>/", matches.match_detail, name="match"),
     path("matches/<int:pk>/match.mat", matches.export_mat, name="match_mat"),
     path("matches/<int:pk>/match.sgf", matches.export_sgf, name="match_sgf"),
+    path("matches/<int:pk>/match.json", matches.export_record, name="match_record"),
     path("matches/<int:pk>/timeout/", matches.match_timeout, name="match_timeout"),
     path("matches/<int:pk>/report/", limit_posts("reports")(reports.submit), name="match_report"),
     path("matches/<int:pk>/override/", reports.override, name="match_override"),
@@ -36,4 +37,6 @@ urlpatterns = [
     path("archives/", limit_posts("archives")(archives.archive_list), name="archives"),
     path("archives/<int:pk>/", archives.archive_detail, name="archive"),
     path("archives/<int:pk>/progress.json", archives.archive_progress, name="archive_progress"),
+    # How a variant is played (games.views.rules).
+    path("rules/soldiers/", rules.soldiers, name="rules_soldiers"),
 ]

@@ -170,9 +170,9 @@ def _record(
                     # A reader's play is written canonically already (format_play).
                     "moves": action.moves
                     if action.play is not None and action.moves
-                    else _canonical_moves(action.kind, action.moves),
+                    else _canonical_moves(new_state.variant, action.kind, action.moves),
                     "level": action.level if action.kind == TurnKind.RESIGN else "",
-                    "position_id": adapters.position_id(new_state),
+                    **adapters.position_fields(new_state),
                     "clock1_ms": clock[0],
                     "clock2_ms": clock[1],
                 }
@@ -230,6 +230,7 @@ _TURN_COLUMNS: Final = (
     "moves",
     "level",
     "position_id",
+    "position_text",
     "clock1_ms",
     "clock2_ms",
     "recorded_by_id",

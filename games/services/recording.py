@@ -24,7 +24,6 @@ from base import locking
 from base.engine_messages import message_for
 from clubs import permissions
 from engine.errors import EngineError
-from engine.records.notation import format_moves, parse_moves
 from engine.rules import game as eg
 from games import adapters
 from games import permissions as side_rules
@@ -167,9 +166,9 @@ def record_turn(
                 side=side,
                 kind=kind,
                 dice=list(dice) if kind in (TurnKind.OPENING, TurnKind.PLAY) else [],
-                moves=_canonical_moves(kind, moves),
+                moves=_canonical_moves(new_state.variant, kind, moves),
                 level=level if kind == TurnKind.RESIGN else "",
-                position_id=adapters.position_id(new_state),
+                **adapters.position_fields(new_state),
                 clock1_ms=clock[0],
                 clock2_ms=clock[1],
                 clock_source=ClockSource.SERVER if physical_clock is None else ClockSource.PHYSICAL,
@@ -206,11 +205,11 @@ def _check_physical_clock(match: Match, by: Any) -> None:
         )
 
 
-def _canonical_moves(kind: str, written: str) -> str:
+def _canonical_moves(variant: adapters.Variant, kind: str, written: str) -> str:
     """Store plays in canonical notation, whatever equivalent form was typed."""
     if kind != TurnKind.PLAY:
         return ""
-    return format_moves(parse_moves(written)) if written.strip() else "Ø"
+    return adapters.canonical_moves(variant, written)
 
 
 def _set_result(game: Game, result: eg.GameResult) -> None:

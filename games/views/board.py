@@ -45,7 +45,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from base import locking
-from base.engine_messages import result_label
+from base.engine_messages import CLASS_NAMES, result_label
 from clubs import permissions
 from games import adapters, boardsvg, match_extras, queries, services, visibility
 from games import permissions as side_rules
@@ -467,7 +467,7 @@ def board(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "games/board.html", context)
 
 
-def _js_messages() -> dict[str, str]:
+def _js_messages() -> dict[str, Any]:
     """Sentences the script shows, translated here."""
     return {
         "match_to": _("Match to %(length)s"),
@@ -502,6 +502,11 @@ def _js_messages() -> dict[str, str]:
         "scorer_withdraw": _("Withdraw the proposal"),
         "scorer_proposed": _("%(name)s proposes scorer mode: one device records both sides."),
         "scorer_proposed_by_you": _("You proposed scorer mode; waiting for the opponent."),
+        # Soldiers: the chooser of the class that moves, when several could.
+        "choose_class": _("Which checker moves from point %(point)s?"),
+        "choose_class_bar": _("Which checker enters from the bar?"),
+        "cancel": _("Cancel"),
+        "class_names": {letter: str(name) for letter, name in CLASS_NAMES.items()},
     }
 
 

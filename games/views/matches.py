@@ -7,6 +7,7 @@ to offer, and hand every change to games.services.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django.contrib import messages
@@ -135,6 +136,8 @@ def match_context(request: HttpRequest, match: Match, **bound: Any) -> dict[str,
         "last_game": games[-1] if games else None,
         "can_download": match.recorded and has_games and exports.mat_supported(match),
         "sgf": match.recorded and has_games and exports.sgf_supported(match),
+        # Soldiers: the project's own record (games:match_record), classes and pins kept.
+        "record_json": match.recorded and has_games and exports.record_supported(match),
         # What higher apps know of the match (its analysis), as blocks they render.
         "extras": match_extras.blocks(request, match),
         "extra_styles": match_extras.stylesheets(),
@@ -322,8 +325,20 @@ def _download(text: str, name: str, content_type: str) -> HttpResponse:
     return response
 
 
+def _refused(match: Match, fmt: str) -> HttpResponse | None:
+    """409 with the reason when the match's variant cannot go to ``fmt`` at all
+    (Soldiers' classes and pins), in the reader's language."""
+    reason = exports.refusal(match, fmt)
+    if reason is None:
+        return None
+    return HttpResponse(reason, status=409, content_type="text/plain; charset=utf-8")
+
+
 def export_mat(request: HttpRequest, pk: int) -> HttpResponse:
     match = get_match_with_result(request, pk)
+    refused = _refused(match, "mat")
+    if refused is not None:
+        return refused
     if not (match.recorded and match.games.all() and exports.mat_supported(match)):
         raise Http404(_("This match cannot be written as .mat."))
     return _download(exports.mat_text(match), f"match-{match.pk}.mat", "text/plain")
@@ -331,6 +346,19 @@ def export_mat(request: HttpRequest, pk: int) -> HttpResponse:
 
 def export_sgf(request: HttpRequest, pk: int) -> HttpResponse:
     match = get_match_with_result(request, pk)
+    refused = _refused(match, "sgf")
+    if refused is not None:
+        return refused
     if not (match.recorded and match.games.all() and exports.sgf_supported(match)):
         raise Http404(_("This match cannot be written as .sgf."))
     return _download(exports.sgf_text(match), f"match-{match.pk}.sgf", "application/x-go-sgf")
+
+
+def export_record(request: HttpRequest, pk: int) -> HttpResponse:
+    """The project's own record of a Soldiers match (JSON): options, turns and the
+    position text after each, so checker classes and pins are kept."""
+    match = get_match_with_result(request, pk)
+    if not (match.recorded and match.games.exists() and exports.record_supported(match)):
+        raise Http404(_("This match has no record of its own format."))
+    text = json.dumps(exports.soldiers_record(match), ensure_ascii=False, indent=1)
+    return _download(text, f"match-{match.pk}.json", "application/json")

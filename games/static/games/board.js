@@ -59,23 +59,119 @@
 
   var PIN_STROKE = "#c62828";
 
-  /* ``mark``: "selected" (the checker about to move) or "pinned" (Plakoto). */
-  function checker(g, x, y, r, side, label, mark) {
+  /* Soldiers (RULES.md §3.1): a class checker carries its letter inside a shape
+   * of its own, so that the classes are told apart without colour and on paper.
+   * The legend (templates/games/_class_legend.html) draws the same shapes. */
+  var CLASS_ORDER = "KGDEOP";
+
+  function classOrder(letters) {
+    return letters.slice().sort(function (a, b) {
+      return CLASS_ORDER.indexOf(a) - CLASS_ORDER.indexOf(b);
+    });
+  }
+
+  /* The shape of class ``letter`` centred on (x, y), ``s`` its radius: general a
+   * ring, guard a square, druid a diamond, wounded even a hexagon (six sides),
+   * wounded odd a triangle (three); a pawn has none. */
+  function classShape(g, x, y, s, letter, colour) {
+    var attrs = { fill: "none", stroke: colour, "stroke-width": 2, class: "class-shape" };
+    var corners = function (n, turn, radius) {
+      var points = [];
+      for (var i = 0; i < n; i++) {
+        var a = turn + (2 * Math.PI * i) / n;
+        points.push((x + radius * Math.cos(a)).toFixed(1) + "," + (y + radius * Math.sin(a)).toFixed(1));
+      }
+      attrs.points = points.join(" ");
+      return el("polygon", attrs, g);
+    };
+    if (letter === "K") { attrs.cx = x; attrs.cy = y; attrs.r = s; return el("circle", attrs, g); }
+    if (letter === "G") {
+      var h = s * 0.8;
+      attrs.x = x - h; attrs.y = y - h; attrs.width = 2 * h; attrs.height = 2 * h;
+      return el("rect", attrs, g);
+    }
+    if (letter === "D") return corners(4, -Math.PI / 2, s * 1.05);
+    if (letter === "E") return corners(6, 0, s);
+    // The triangle's inner circle is half its radius: a larger one keeps the letter inside.
+    if (letter === "O") return corners(3, -Math.PI / 2, s * 1.2);
+    return null;
+  }
+
+  /* ``mark``: "selected" (the checker about to move) or "pinned" (Plakoto, Soldiers'
+   * druid); ``letter``: the checker's class in Soldiers (none elsewhere). */
+  function checker(g, x, y, r, side, label, mark, letter) {
     var c = el("circle", {
       cx: x, cy: y, r: r - 1,
       fill: COLOURS.fill[side],
       stroke: mark === "selected" ? "#e0a400" : mark === "pinned" ? PIN_STROKE : COLOURS.stroke[side],
       "stroke-width": mark ? 5 : 2,
-      class: "checker side-" + (side + 1) + (mark ? " " + mark : ""),
+      class: "checker side-" + (side + 1) + (mark ? " " + mark : "") + (letter ? " cls-" + letter : ""),
     }, g);
-    if (label) {
+    var classed = letter && letter !== "P";
+    if (letter) c.setAttribute("data-class", letter);
+    if (classed) {
+      classShape(g, x, y, r * 0.66, letter, COLOURS.text[side]);
       var t = el("text", {
+        x: x, y: y + 5, "text-anchor": "middle", "font-size": 14, "font-weight": 700,
+        fill: COLOURS.text[side], class: "class-letter",
+      }, g);
+      t.textContent = letter;
+    }
+    if (label && classed) {
+      // The count of a tall stack beside a class letter: on a badge at the rim.
+      el("circle", {
+        cx: x + r * 0.72, cy: y - r * 0.72, r: 10, fill: COLOURS.fill[side],
+        stroke: COLOURS.stroke[side], "stroke-width": 1.5, class: "count-badge",
+      }, g);
+      var b = el("text", {
+        x: x + r * 0.72, y: y - r * 0.72 + 4, "text-anchor": "middle", "font-size": 12,
+        "font-weight": 700, fill: COLOURS.text[side], class: "count",
+      }, g);
+      b.textContent = label;
+    } else if (label) {
+      var t2 = el("text", {
         x: x, y: y + 6, "text-anchor": "middle", "font-size": 17, "font-weight": 700,
         fill: COLOURS.text[side], class: "count",
       }, g);
-      t.textContent = label;
+      t2.textContent = label;
     }
     return c;
+  }
+
+  /* Soldiers: ``side``'s free checkers on location ``loc`` as letters (the
+   * position's "classes", padded with pawns to the count), in class order. */
+  function freeLetters(pos, side, loc) {
+    var pinnedHere = pos.pinned && pos.pinned[side].indexOf(loc) >= 0;
+    var n = pos.points[loc][side] - (pinnedHere ? 1 : 0);
+    var listed = ((pos.classes[loc] || [[], []])[side] || []).filter(function (c) { return c !== "P"; });
+    var letters = classOrder(listed).slice(0, Math.max(n, 0));
+    while (letters.length < n) letters.push("P");
+    return letters;
+  }
+
+  /* A side's checkers on a location, from the edge of the board: the pinned one
+   * (lying under its pinner), then the class checkers, then the pawns, so that
+   * the classes stay in sight when a tall stack shows only five. */
+  function stackLetters(pos, side, loc) {
+    var out = [];
+    if (pos.pinned && pos.pinned[side].indexOf(loc) >= 0) {
+      out.push(((pos.pinned_classes || [{}, {}])[side] || {})[String(loc)] || "P");
+    }
+    return out.concat(freeLetters(pos, side, loc));
+  }
+
+  function barLetters(pos, side) {
+    var letters = classOrder(((pos.bar_classes || [[], []])[side] || []).filter(function (c) { return c !== "P"; }));
+    while (letters.length < pos.bar[side]) letters.push("P");
+    return letters;
+  }
+
+  /* A class checker as a small picture for a button or a legend (decorative: the
+   * button says the letter and the name in text). */
+  function classIcon(letter, side) {
+    var svg = el("svg", { viewBox: "0 0 48 48", width: 28, height: 28, "aria-hidden": "true", focusable: "false", class: "class-icon" });
+    checker(svg, 24, 24, 23, side, "", "", letter);
+    return svg;
   }
 
   function die(g, x, y, size, value, side) {
@@ -167,8 +263,9 @@
       }
     });
 
-    // Checkers on the points; a pinned checker (Plakoto) lies at the bottom, under its pinner.
+    // Checkers on the points; a pinned checker (Plakoto, Soldiers) lies at the bottom, under its pinner.
     var pinned = pos.pinned || [[], []];
+    var classed = !!pos.classes;
     L.slots.forEach(function (slot) {
       var counts = pos.points[slot.loc];
       var drawn = 0;
@@ -176,15 +273,28 @@
       var spacing = total > 4 ? (L.point.h - 2 * R) / 4 : 2 * R;
       var shownTotal = Math.min(total, 5);
       var under = pinned[1].indexOf(slot.loc) >= 0 ? 1 : pinned[0].indexOf(slot.loc) >= 0 ? 0 : -1;
+      var here = marks.selected === "p" + slot.loc;
+      // Soldiers: the selected checker is the outermost one of the class chosen to move.
+      var chosenAt = -1;
+      var letters = [[], []];
+      if (classed) {
+        letters = [stackLetters(pos, 0, slot.loc), stackLetters(pos, 1, slot.loc)];
+        if (here && marks.selectedClass && marks.mover) {
+          var own = letters[marks.mover - 1];
+          var first = marks.mover - 1 === (under === 1 ? 1 : 0) ? 0 : counts[under === 1 ? 1 : 0];
+          var at = own.lastIndexOf(marks.selectedClass);
+          if (at >= 0 && first + at < 5) chosenAt = first + at;
+        }
+      }
       (under === 1 ? [1, 0] : [0, 1]).forEach(function (side) {
         var n = counts[side];
         for (var i = 0; i < n && drawn < 5; i++, drawn++) {
           var y = slot.top ? top + R + drawn * spacing : bottom - R - drawn * spacing;
           var last = drawn === shownTotal - 1;
           var label = last && total > 5 ? String(total) : "";
-          var mark = marks.selected === "p" + slot.loc && last ? "selected"
-            : side === under && drawn === 0 ? "pinned" : "";
-          checker(g, slot.x, y, R, side, label, mark).setAttribute("data-at", slot.label);
+          var selected = here && (chosenAt >= 0 ? drawn === chosenAt : last);
+          var mark = selected ? "selected" : side === under && drawn === 0 ? "pinned" : "";
+          checker(g, slot.x, y, R, side, label, mark, classed ? letters[side][i] : "").setAttribute("data-at", slot.label);
         }
       });
       if (marks.sources && marks.sources["p" + slot.loc] && marks.selected !== "p" + slot.loc) {
@@ -198,11 +308,16 @@
     [0, 1].forEach(function (side) {
       var n = pos.bar[side];
       var up = L.bar_top[side];
+      var letters = classed ? barLetters(pos, side) : [];
+      var chosen = marks.selectedClass ? letters.lastIndexOf(marks.selectedClass) : -1;
       for (var i = 0; i < Math.min(n, 3); i++) {
         var y = up ? mid - 46 - i * 2 * R : mid + 46 + i * 2 * R;
         var last = i === Math.min(n, 3) - 1;
-        var selected = marks.selected === "bar" && marks.mover === side + 1 && last;
-        checker(g, L.bar.x, y, R, side, last && n > 3 ? String(n) : "", selected ? "selected" : "");
+        var selected = marks.selected === "bar" && marks.mover === side + 1 &&
+          (chosen >= 0 && chosen < 3 ? i === chosen : last);
+        var node = checker(g, L.bar.x, y, R, side, last && n > 3 ? String(n) : "", selected ? "selected" : "",
+          classed ? letters[i] : "");
+        if (classed) node.setAttribute("data-at", "bar");
       }
       if (n && marks.sources && marks.sources.bar && marks.mover === side + 1 && marks.selected !== "bar") {
         el("circle", { cx: L.bar.x, cy: up ? mid - 46 : mid + 46, r: R + 2, fill: "none", stroke: "#e0a400", "stroke-width": 2, "stroke-dasharray": "4 3", class: "source" }, g);
@@ -281,7 +396,9 @@
 
   // --- Moving by clicks -----------------------------------------------------
 
-  /* Steps are [origin, dest, hit] in the mover's own numbering (25 bar, 0 off).
+  /* Steps are [origin, dest, hit] in the mover's own numbering (25 bar, 0 off);
+   * in Soldiers [origin, dest, hit, class letter], and a chosen step keeps its
+   * class: [origin, dest, letter].
    * ``rules``: {hitting, pinning} of the variant, for previewing the position. */
   function Mover(found, layouts, rules) {
     this.side = found.side;
@@ -289,8 +406,12 @@
     this.plays = found.plays;
     this.hitting = rules.hitting;
     this.pinning = rules.pinning;
+    this.classed = found.plays.some(function (play) {
+      return play.steps.some(function (step) { return step.length > 3; });
+    });
     this.chosen = [];
     this.selected = null;
+    this.selectedClass = null; // Soldiers: the class of the selected checker
     // The mover's own point q stands at layouts[mover].slots[q - 1].loc.
     var slots = layouts[this.side - 1].slots;
     this.locOf = function (q) { return slots[q - 1].loc; };
@@ -299,13 +420,18 @@
     this.pointAt = pointAt;
   }
 
+  /* Whether play step ``s`` is chosen step ``c`` (and of its class, in Soldiers). */
+  function sameStep(s, c) {
+    return s[0] === c[0] && s[1] === c[1] && (c[2] === undefined || s[3] === c[2]);
+  }
+
   Mover.prototype.consistent = function () {
     var chosen = this.chosen;
     return this.plays.filter(function (play) {
       var left = play.steps.slice();
       return chosen.every(function (c) {
         for (var i = 0; i < left.length; i++) {
-          if (left[i][0] === c[0] && left[i][1] === c[1]) { left.splice(i, 1); return true; }
+          if (sameStep(left[i], c)) { left.splice(i, 1); return true; }
         }
         return false;
       });
@@ -316,7 +442,7 @@
     var left = play.steps.slice();
     this.chosen.forEach(function (c) {
       for (var i = 0; i < left.length; i++) {
-        if (left[i][0] === c[0] && left[i][1] === c[1]) { left.splice(i, 1); return; }
+        if (sameStep(left[i], c)) { left.splice(i, 1); return; }
       }
     });
     return left;
@@ -347,14 +473,42 @@
     this.consistent().forEach(function (play) {
       self.remaining(play).forEach(function (s) {
         if (onBar && s[0] !== 25) return;
+        if (self.classed && !self.present(position, s[0], s[3])) return;
         found[self.keyOf(s[0])] = true;
       });
     });
     return found;
   };
 
-  /* Destinations from own point ``q``: each with the shortest run of steps. */
-  Mover.prototype.targets = function (q) {
+  /* Soldiers: the mover's free checkers on own point ``q`` (25 the bar), as letters. */
+  Mover.prototype.lettersAt = function (position, q) {
+    var me = this.side - 1;
+    return q === 25 ? barLetters(position, me) : freeLetters(position, me, this.locOf(q));
+  };
+
+  /* Soldiers: whether a checker of class ``letter`` stands free on own point ``q``
+   * now (a step of a later checker of the play from a point it has not reached
+   * yet does not make that point a place to click). */
+  Mover.prototype.present = function (position, q, letter) {
+    return q !== 0 && this.lettersAt(position, q).indexOf(letter) >= 0;
+  };
+
+  /* Soldiers: the classes that may move from own point ``q`` now, in class order. */
+  Mover.prototype.classesFrom = function (position, q) {
+    var self = this;
+    var found = [];
+    if (!this.classed) return found;
+    this.consistent().forEach(function (play) {
+      self.remaining(play).forEach(function (s) {
+        if (s[0] === q && found.indexOf(s[3]) < 0 && self.present(position, q, s[3])) found.push(s[3]);
+      });
+    });
+    return classOrder(found);
+  };
+
+  /* Destinations from own point ``q``: each with the shortest run of steps; in
+   * Soldiers only the steps of the class ``letter`` (one checker's journey). */
+  Mover.prototype.targets = function (q, letter) {
     var self = this;
     var best = {};
     this.consistent().forEach(function (play) {
@@ -362,6 +516,7 @@
       (function walk(at, path, free) {
         free.forEach(function (s, i) {
           if (s[0] !== at) return;
+          if (letter && s[3] !== letter) return;
           var run = path.concat([s]);
           var key = self.keyOf(s[1]);
           if (!best[key] || best[key].length > run.length) best[key] = run;
@@ -378,6 +533,13 @@
     var me = this.side - 1;
     var opp = 1 - me;
     var self = this;
+    if (position.classes) {
+      run.forEach(function (s) {
+        self.chosen.push([s[0], s[1], s[3]]);
+        self.applyClassStep(position, s);
+      });
+      return;
+    }
     if (this.pinning && !position.pinned) position.pinned = [[], []];
     run.forEach(function (s) {
       self.chosen.push([s[0], s[1]]);
@@ -407,11 +569,74 @@
     });
   };
 
+  /* Soldiers' preview of one step (RULES.md §3.1), worked out from the position as
+   * the Plakoto one is: a druid pins a lone checker, a lone guard is captured by
+   * the second checker to land on it (the first waits beside it), any other
+   * lone checker is hit; the last checker to leave a point frees the one it pinned. */
+  Mover.prototype.applyClassStep = function (position, s) {
+    var me = this.side - 1;
+    var opp = 1 - me;
+    var letter = s[3];
+    if (!position.bar_classes) position.bar_classes = [[], []];
+    if (!position.pinned) position.pinned = [[], []];
+    if (!position.pinned_classes) position.pinned_classes = [{}, {}];
+    var classesAt = function (loc, side) {
+      if (!position.classes[loc]) position.classes[loc] = [[], []];
+      return position.classes[loc][side];
+    };
+    var take = function (list, c) {
+      var i = list.indexOf(c);
+      if (i >= 0) list.splice(i, 1);
+    };
+    var release = function (side, loc) {
+      if (position.pinned[side].indexOf(loc) < 0) return;
+      position.pinned[side] = position.pinned[side].filter(function (l) { return l !== loc; });
+      var freed = position.pinned_classes[side][String(loc)] || "P";
+      delete position.pinned_classes[side][String(loc)];
+      classesAt(loc, side).push(freed);
+    };
+    if (s[0] === 25) {
+      position.bar[me] -= 1;
+      take(position.bar_classes[me], letter);
+    } else {
+      var from = this.locOf(s[0]);
+      position.points[from][me] -= 1;
+      take(classesAt(from, me), letter);
+      if (position.points[from][me] === 0) release(opp, from);
+    }
+    if (s[1] === 0) {
+      position.off[me] += 1;
+      return;
+    }
+    var to = this.locOf(s[1]);
+    var cell = position.points[to];
+    var theirs = freeLetters(position, opp, to);
+    var mine = freeLetters(position, me, to).length;
+    if (theirs.length === 1) {
+      var lone = theirs[0];
+      if (letter === "D" && lone !== "G") {
+        take(classesAt(to, opp), lone);
+        position.pinned[opp].push(to);
+        position.pinned_classes[opp][String(to)] = lone;
+      } else if (lone !== "G" || mine === 1) {
+        // A hit, or the second attacker capturing the guard: it goes to the bar.
+        cell[opp] -= 1;
+        take(classesAt(to, opp), lone);
+        position.bar[opp] += 1;
+        position.bar_classes[opp].push(lone);
+        release(me, to);
+      }
+    }
+    cell[me] += 1;
+    classesAt(to, me).push(letter);
+  };
+
   Mover.prototype.text = function () {
     var done = this.complete();
     if (done) return done.moves;
     return this.chosen.map(function (c) {
-      return (c[0] === 25 ? "bar" : c[0]) + "/" + (c[1] === 0 ? "off" : c[1]);
+      var prefix = c[2] && c[2] !== "P" ? c[2] : "";
+      return prefix + (c[0] === 25 ? "bar" : c[0]) + "/" + (c[1] === 0 ? "off" : c[1]);
     }).join(" ");
   };
 
@@ -446,6 +671,7 @@
     var self = this;
     this.$("flip").addEventListener("click", function () {
       self.perspective = 3 - self.perspective;
+      self.closeChooser(false);
       self.drawBoard();
     });
     this.svg.addEventListener("click", function (event) {
@@ -482,9 +708,11 @@
       self.render();
     });
     this.$("clear-play").addEventListener("click", function () {
+      self.closeChooser(false);
       if (self.mover) {
         self.mover.chosen = [];
         self.mover.selected = null;
+        self.mover.selectedClass = null;
         self.display = clone(self.state.position);
       }
       self.$("moves").value = "";
@@ -652,6 +880,7 @@
   };
 
   LiveBoard.prototype.resetPlay = function () {
+    this.closeChooser(false);
     this.mover = null;
     this.entered = null;
     this.display = null;
@@ -697,28 +926,146 @@
   LiveBoard.prototype.clickPlace = function (key) {
     var m = this.mover;
     if (!m || !this.display) return;
+    this.closeChooser(false);
     var q = m.pointOf(key);
     if (q === undefined) return;
     if (m.selected !== null) {
-      var targets = m.targets(m.selected);
+      var targets = m.targets(m.selected, m.selectedClass);
       var run = targets[m.keyOf(q)];
       if (run && q !== m.selected) {
         m.apply(this.display, run);
         m.selected = null;
+        m.selectedClass = null;
         this.$("moves").value = m.text();
         this.render();
         return;
       }
       if (q === m.selected) {
         m.selected = null;
+        m.selectedClass = null;
         this.render();
         return;
       }
     }
     if (m.origins(this.display)[key]) {
+      // Soldiers: with checkers of several classes able to move from here, the
+      // mover says which one; one class (or any other variant) moves at once.
+      var classes = m.classesFrom(this.display, q);
+      if (classes.length > 1 && this.$("class-chooser")) {
+        m.selected = null;
+        m.selectedClass = null;
+        this.render();
+        this.openChooser(q, key, classes);
+        return;
+      }
       m.selected = q;
+      m.selectedClass = classes.length ? classes[0] : null;
     }
     this.render();
+  };
+
+  /* The class chooser: a small panel over the board by the clicked point, one
+   * button per class (its shape, letter and name), then Cancel; arrow keys move
+   * between the buttons and Escape closes it. */
+  LiveBoard.prototype.openChooser = function (q, key, classes) {
+    var self = this;
+    var box = this.$("class-chooser");
+    var names = this.msg.class_names || {};
+    box.textContent = "";
+    var title = document.createElement("p");
+    title.id = "class-chooser-title";
+    title.className = "class-chooser-title";
+    title.textContent = q === 25 ? this.msg.choose_class_bar : format(this.msg.choose_class, { point: q });
+    box.appendChild(title);
+    var row = document.createElement("div");
+    row.className = "class-chooser-buttons";
+    box.appendChild(row);
+    var side = this.mover.side - 1;
+    classes.forEach(function (letter) {
+      var button = document.createElement("button");
+      button.type = "button";
+      button.setAttribute("data-class", letter);
+      button.appendChild(classIcon(letter, side));
+      var strong = document.createElement("strong");
+      strong.textContent = letter;
+      button.appendChild(strong);
+      button.appendChild(document.createTextNode(" " + (names[letter] || letter)));
+      button.addEventListener("click", function () { self.chooseClass(q, letter); });
+      row.appendChild(button);
+    });
+    var cancel = document.createElement("button");
+    cancel.type = "button";
+    cancel.className = "class-chooser-cancel";
+    cancel.textContent = this.msg.cancel;
+    cancel.addEventListener("click", function () { self.closeChooser(true); });
+    row.appendChild(cancel);
+    box.onkeydown = function (event) {
+      var buttons = Array.prototype.slice.call(box.querySelectorAll("button"));
+      var at = buttons.indexOf(document.activeElement);
+      if (event.key === "Escape") {
+        event.preventDefault();
+        self.closeChooser(true);
+      } else if (event.key === "ArrowRight" || event.key === "ArrowDown") {
+        event.preventDefault();
+        buttons[(at + 1) % buttons.length].focus();
+      } else if (event.key === "ArrowLeft" || event.key === "ArrowUp") {
+        event.preventDefault();
+        buttons[(at - 1 + buttons.length) % buttons.length].focus();
+      }
+    };
+    box.setAttribute("data-point", String(q));
+    box.hidden = false;
+    this.placeChooser(box, key);
+    row.querySelector("button").focus();
+  };
+
+  /* Put the chooser by the clicked point (the bar: by its middle), inside the board. */
+  LiveBoard.prototype.placeChooser = function (box, key) {
+    var L = this.layouts[this.perspective - 1];
+    var frame = box.parentNode.getBoundingClientRect();
+    var rect = this.svg.getBoundingClientRect();
+    var scale = rect.width / L.width;
+    var x = L.bar.x;
+    var y = L.mid_y;
+    L.slots.forEach(function (slot) {
+      if ("p" + slot.loc === key) {
+        x = slot.x;
+        y = slot.top ? L.inner.top + L.point.h * 0.75 : L.inner.bottom - L.point.h * 0.75;
+      }
+    });
+    var left = rect.left - frame.left + x * scale - box.offsetWidth / 2;
+    var topPx = rect.top - frame.top + y * scale - box.offsetHeight / 2;
+    left = Math.max(0, Math.min(left, frame.width - box.offsetWidth));
+    topPx = Math.max(0, Math.min(topPx, rect.bottom - frame.top - box.offsetHeight));
+    box.style.left = left + "px";
+    box.style.top = topPx + "px";
+  };
+
+  LiveBoard.prototype.chooseClass = function (q, letter) {
+    var m = this.mover;
+    this.closeChooser(false);
+    if (!m) return;
+    m.selected = q;
+    m.selectedClass = letter;
+    this.render();
+    this.focusHint();
+  };
+
+  /* ``refocus``: the chooser had the focus and nothing was chosen (Cancel, Escape). */
+  LiveBoard.prototype.closeChooser = function (refocus) {
+    var box = this.$("class-chooser");
+    if (!box || box.hidden) return;
+    box.hidden = true;
+    box.textContent = "";
+    if (refocus) this.focusHint();
+  };
+
+  /* After the chooser the focus goes to the hint, which says what to do next. */
+  LiveBoard.prototype.focusHint = function () {
+    var hint = this.$("play-hint");
+    if (!hint) return;
+    hint.setAttribute("tabindex", "-1");
+    hint.focus();
   };
 
   LiveBoard.prototype.frame = function () {
@@ -746,7 +1093,8 @@
       marks.sources = m.origins(this.display);
       if (m.selected !== null) {
         marks.selected = m.keyOf(m.selected);
-        marks.targets = m.targets(m.selected);
+        marks.selectedClass = m.selectedClass;
+        marks.targets = m.targets(m.selected, m.selectedClass);
       }
     }
     draw(this.svg, L, this.frame(), marks);
