@@ -82,6 +82,9 @@ def test_replay_and_match_page_show_the_legend_and_the_class_notation(client) ->
     detail = page(client, "games:match", match.pk)
     assert LEGEND in detail and STYLES in detail
     assert "<td>G13/7 8/7</td>" in detail
+    # The project's own record is offered; the formats that cannot hold classes are not.
+    assert f'href="/matches/{match.pk}/match.json"' in detail
+    assert "match.mat" not in detail and "match.sgf" not in detail
 
 
 def test_other_variants_pages_have_no_legend(client) -> None:  # type: ignore[no-untyped-def]
