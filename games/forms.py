@@ -22,6 +22,7 @@ from clubs import permissions
 from clubs.models import Discipline, Player
 from games import adapters
 from games.models import ClockMode, Match
+from games.services.matfiles import content_hash
 
 MAX_LENGTH = 99
 
@@ -53,11 +54,20 @@ def check_match_file_size(size: int) -> None:
         )
 
 
-def read_match_file(upload: Any) -> str:
-    """The text of an uploaded match file (UTF-8, else Latin-1 as old .mat files are)."""
+def read_upload(upload: Any) -> bytes:
+    """An uploaded match file's bytes, no more than ``MATCH_FILE_MAX_BYTES``."""
     check_match_file_size(upload.size)
     data = bytes(upload.read(settings.MATCH_FILE_MAX_BYTES + 1))
     check_match_file_size(len(data))  # a size that was not the truth
+    return data
+
+
+def read_match_file(upload: Any) -> str:
+    """The text of an uploaded match file (UTF-8, else Latin-1 as old .mat files are)."""
+    return match_file_text(read_upload(upload))
+
+
+def match_file_text(data: bytes) -> str:
     if b"\x00" in data:
         raise ValidationError(_("This is not a text file: a .mat file is plain text."))
     try:
@@ -185,19 +195,19 @@ class ImportMatForm(_Players):
             "A GNU Backgammon, Jellyfish or eXtreme Gammon match file; every play is checked."
         ),
     )
+    source_hash = ""  # the file's content_hash, once clean_file has read it
 
     def clean_file(self) -> str | bytes:
         """The text of a .mat file, or the bytes of an .xg file (by its name or
         its first bytes), which the service reads."""
         upload = self.cleaned_data["file"]
-        head = bytes(upload.read(4))
-        upload.seek(0)
-        if head == b"RGMH" or str(upload.name).casefold().endswith(".xg"):
-            check_match_file_size(upload.size)
-            data = bytes(upload.read(settings.MATCH_FILE_MAX_BYTES + 1))
-            check_match_file_size(len(data))  # a size that was not the truth
+        data = read_upload(upload)
+        # The content's hash, as an archive's import takes it: one file, one match.
+        if data[:4] == b"RGMH" or str(upload.name).casefold().endswith(".xg"):
+            self.source_hash = content_hash(data, text=False)
             return data
-        return read_match_file(upload)
+        self.source_hash = content_hash(data, text=True)
+        return match_file_text(data)
 
 
 # --- Result reports

@@ -121,6 +121,12 @@ class Match(TimeControl):
         related_name="matches",
         verbose_name=_("imported from archive"),
     )
+    # The imported file's content (games.services.matfiles.content_hash), so that
+    # one file becomes one match in its federation, whether it came alone or in an
+    # archive (the constraint decides between concurrent imports); empty otherwise.
+    source_hash = models.CharField(
+        _("imported file (SHA-256)"), max_length=64, blank=True, default=""
+    )
     # Why the organizer cancelled the match (kept if a result is set on it later).
     cancel_reason = models.TextField(_("reason for cancelling"), blank=True)
     cancelled_at = models.DateTimeField(null=True, blank=True, verbose_name=_("cancelled at"))
@@ -161,7 +167,12 @@ class Match(TimeControl):
         constraints = [
             models.CheckConstraint(
                 condition=~Q(player1=models.F("player2")), name="match_two_different_players"
-            )
+            ),
+            models.UniqueConstraint(
+                fields=["federation", "source_hash"],
+                condition=~Q(source_hash=""),
+                name="one_match_per_imported_file",
+            ),
         ]
         # Rating pools read a discipline's matches in the order they finished.
         indexes = [models.Index(fields=["discipline", "finished_at"])]

@@ -23,7 +23,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 import re
@@ -64,8 +63,9 @@ from games.models import (
     ArchiveImport,
     ArchiveName,
     ArchiveState,
+    Match,
 )
-from games.services.matfiles import store_record
+from games.services.matfiles import content_hash, store_record
 from games.services.recording import RecordingError
 
 MAX_MEMBERS: Final = 10_000
@@ -372,14 +372,6 @@ def _read_member(opened: zipfile.ZipFile, info: zipfile.ZipInfo) -> bytes:
     return data
 
 
-def _content_hash(fmt: str, data: bytes) -> str:
-    """The content's SHA-256; a text file's line ends count for nothing (the same
-    match saved on Windows and elsewhere is one match)."""
-    if fmt != "xg":
-        data = data.replace(b"\r\n", b"\n").rstrip()
-    return hashlib.sha256(data).hexdigest()
-
-
 def _text(data: bytes) -> str:
     if b"\x00" in data:
         raise _Refused(Refusal("not_text", {}))
@@ -471,7 +463,7 @@ def _scan_one(
         data = stored.member(file)
     except _Refused as refused:
         return "", [], refused.refusal
-    digest = _content_hash(fmt, data)
+    digest = content_hash(data, text=fmt != "xg")
     if digest not in known:
         try:
             known[digest] = (read_names(fmt, data), None)
@@ -530,12 +522,13 @@ def _scan_batch(
         file.sha256, file.names, file.scanned = digest, names, True
         if refusal is not None:
             _refuse(file, refusal)
+    # Content the federation has as a match already, from an archive or a file
+    # uploaded alone (every imported match keeps its file's hash).
     imported = set(
-        ArchiveFile.objects.filter(
+        Match.objects.filter(
             federation_id=archive.federation_id,
-            sha256__in=[f.sha256 for f in batch if f.sha256],
-            state__in=IMPORTED,
-        ).values_list("sha256", flat=True)
+            source_hash__in=[f.sha256 for f in batch if f.sha256],
+        ).values_list("source_hash", flat=True)
     )
     for file in batch:
         if file.sha256 in imported and file.state == ArchiveFileState.PENDING:
@@ -822,6 +815,7 @@ def _import_one(
                             discipline=archive.discipline,
                             federation=archive.federation,
                             archive=archive,
+                            source_hash=file.sha256,
                             scored_otherwise=_(
                                 "%(discipline)s scores games differently from the file."
                             ),
@@ -833,8 +827,9 @@ def _import_one(
                     file.save(update_fields=["match", "warning_count", "state"])
                     saved = True
             except IntegrityError:
-                # Another job imported the same content meanwhile (the constraint).
-                if not _imported_elsewhere(file):
+                # Another job, or a single upload, imported the same content
+                # meanwhile (the constraints).
+                if not (_imported_elsewhere(file) or _archived_elsewhere(file)):
                     raise
                 file.match, file.warning_count = None, 0
                 file.state = ArchiveFileState.DUPLICATE
@@ -865,6 +860,14 @@ def _import_one(
 
 
 def _imported_elsewhere(file: ArchiveFile) -> bool:
+    """A match of the federation was made from this content already: by an
+    archive or by a file uploaded alone (``Match.source_hash``)."""
+    return Match.objects.filter(federation_id=file.federation_id, source_hash=file.sha256).exists()
+
+
+def _archived_elsewhere(file: ArchiveFile) -> bool:
+    """Another archive's file of this content is imported (its match may have
+    been deleted since: the files' own constraint still holds it)."""
     return (
         ArchiveFile.objects.filter(
             federation_id=file.federation_id, sha256=file.sha256, state__in=IMPORTED

@@ -42,6 +42,7 @@ def new_match(
     clock_per_point_seconds: int = 0,
     clock_move_seconds: int = 0,
     archive: ArchiveImport | None = None,
+    source_hash: str = "",
 ) -> Match:
     """``create_match`` inside the caller's transaction, which rolls back whatever
     it raises (``matfiles.store_record``: a match and its whole record are one
@@ -61,6 +62,7 @@ def new_match(
         clock_move_seconds=clock_move_seconds,
         created_by=by if by is not None and by.is_authenticated else None,
         archive=archive,
+        source_hash=source_hash,
     )
     permissions.require(by, "match.create", match)
     # The related rows are instances the caller read: their existence is the insert's

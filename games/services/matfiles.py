@@ -8,12 +8,13 @@ Each format has its reader (``engine.records.matfile`` for ``.mat``,
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -38,6 +39,66 @@ _CUBE_KINDS = {
     rec.DROP: TurnKind.PASS,
     rec.BEAVER: TurnKind.BEAVER,
 }
+
+
+def content_hash(data: bytes, *, text: bool) -> str:
+    """A match file's SHA-256, the same whether it is uploaded alone or in an
+    archive; a text file's line ends and trailing blank lines count for nothing
+    (the same match saved on Windows and elsewhere is one match)."""
+    if text:
+        data = data.replace(b"\r\n", b"\n").rstrip()
+    return hashlib.sha256(data).hexdigest()
+
+
+def imported_already(federation: Federation, source_hash: str) -> ValidationError | None:
+    """The refusal of a file whose content became a match of ``federation``
+    already (``Match.source_hash``), naming that match; None for a new file."""
+    if not source_hash:
+        return None
+    found = (
+        Match.objects.filter(federation=federation, source_hash=source_hash)
+        .select_related("player1", "player2")
+        .first()
+    )
+    if found is None:
+        return None
+    return ValidationError(
+        _("This file was imported already, as match no. %(number)d (%(match)s).")
+        % {"number": found.pk, "match": found},
+        code="imported_already",
+    )
+
+
+def store_file(
+    read: Callable[[], rec.MatchRecord],
+    *,
+    source_hash: str,
+    federation: Federation | None,
+    player1: Player,
+    **stored: Any,
+) -> Match:
+    """Store the record ``read`` gives, in a transaction of its own, unless its
+    file is imported already in the federation: checked before reading (no work
+    for a second upload) and by the constraint at the insert (two uploads of one
+    file at once: the second is refused the same way)."""
+    home = federation or player1.federation
+    refusal = imported_already(home, source_hash)
+    if refusal is not None:
+        raise refusal
+    try:
+        with transaction.atomic():
+            return store_record(
+                read(),
+                player1=player1,
+                federation=federation,
+                source_hash=source_hash,
+                **stored,
+            )
+    except IntegrityError:
+        refusal = imported_already(home, source_hash)
+        if refusal is None:
+            raise
+        raise refusal from None
 
 
 def _mat_error(error: EngineError) -> ValidationError:
@@ -100,7 +161,6 @@ def game_turns(game: rec.RecordedGame) -> list[adapters.TurnInput]:
     return turns
 
 
-@transaction.atomic
 def import_mat(
     file_text: str,
     *,
@@ -109,19 +169,25 @@ def import_mat(
     player2: Player,
     discipline: Discipline,
     federation: Federation | None = None,
+    source_hash: str = "",
 ) -> Match:
     """A ``.mat`` file becomes a recorded match between ``player1`` (the file's
     left column, White) and ``player2`` (``store_record``).  The engine reads the
     file and checks every play (``engine.records.matfile``); anything refused
-    refuses the whole file: nothing is saved."""
+    refuses the whole file: nothing is saved.  ``source_hash``, the uploaded
+    file's ``content_hash``: a file the federation imported already is refused
+    (``imported_already``)."""
     from engine.records import matfile
 
-    try:
-        parsed = matfile.parse_mat(file_text)
-    except EngineError as error:
-        raise _mat_error(error) from error
-    return store_record(
-        parsed,
+    def read() -> rec.MatchRecord:
+        try:
+            return matfile.parse_mat(file_text)
+        except EngineError as error:
+            raise _mat_error(error) from error
+
+    return store_file(
+        read,
+        source_hash=source_hash,
         by=by,
         player1=player1,
         player2=player2,
@@ -141,6 +207,7 @@ def store_record(
     federation: Federation | None,
     scored_otherwise: str,
     archive: ArchiveImport | None = None,
+    source_hash: str = "",
 ) -> Match:
     """Store a record its reader checked as a recorded match between ``player1``
     (the record's side 0, White) and ``player2``; call inside an atomic block, which
@@ -178,6 +245,7 @@ def store_record(
         federation=federation,
         recorded=True,
         archive=archive,
+        source_hash=source_hash,
     )
     if adapters.preset_for(match).name != parsed.settings.rules.preset.name:
         raise ValidationError(scored_otherwise % {"discipline": discipline})

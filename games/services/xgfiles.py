@@ -10,15 +10,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db import transaction
 from django.utils.translation import gettext as _
 
 from clubs.models import Discipline, Federation, Player
 from games.models import Match
-from games.services.matfiles import store_record
+from games.services.matfiles import store_file
 
 
-@transaction.atomic
 def import_xg(
     data: bytes,
     *,
@@ -27,6 +25,7 @@ def import_xg(
     player2: Player,
     discipline: Discipline,
     federation: Federation | None = None,
+    source_hash: str = "",
 ) -> Match:
     """An ``.xg`` file becomes a recorded match between ``player1`` (XG's
     player 1, White) and ``player2``, as ``import_mat`` does for a ``.mat``
@@ -34,11 +33,13 @@ def import_xg(
     at its final score, what the file writes otherwise than its plays give
     without changing who won the match is kept as ``Match.import_warnings``,
     and anything refused refuses the whole file, saving nothing (a
-    ``ValidationError`` naming the game and turn)."""
+    ``ValidationError`` naming the game and turn).  A file the federation
+    imported already (``source_hash``) is refused, as for ``.mat``."""
     from games.xgfile import read_xg
 
-    return store_record(
-        read_xg(data),
+    return store_file(
+        lambda: read_xg(data),
+        source_hash=source_hash,
         by=by,
         player1=player1,
         player2=player2,

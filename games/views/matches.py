@@ -280,6 +280,7 @@ def match_import(request: HttpRequest) -> HttpResponse:
                 player1=data["player1"],
                 player2=data["player2"],
                 discipline=data["discipline"],
+                source_hash=form.source_hash,
             )
         except ValidationError as error:
             form.add_error("file", error)
