@@ -19,7 +19,7 @@ Modules:
 - `fastpath`: `two_dice_plays`, the same plays of two different dice without
   the search, for the positions where that is exact;
 - `doubles`: `doubles_plays`, the same plays of a double without the
-  search's bookkeeping, where no bear-off is within reach;
+  search's bookkeeping (one general at most, every die played);
 - `plays`: `legal_plays`, the fast paths where they answer, else the search;
 - `notation`: `format_play`, `parse_moves`, `find_play` (§8 with class letters);
 - `scoring`: `result` through the §6 presets (``short-standard`` by default);

@@ -40,13 +40,17 @@ the single steps it kept (below), this returns None and the search answers.
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Final
 
 from engine.rules.board import BAR, BLACK, WHITE
-from engine.soldiers.army import GENERAL
+from engine.soldiers.army import DRUID, GENERAL
 from engine.soldiers.movegen import (
     _AT,
+    _BY_RANK,
+    _EFFECT_CODE,
     _MIRRORED,
+    _MOVABLE,
     _MY_PIN,
     _OP_PIN,
     _SLOT,
@@ -57,6 +61,7 @@ from engine.soldiers.movegen import (
     PIN,
     PLAIN,
     SoldierPlay,
+    _movable,
     _new,
     _set_free,
     _set_pinned,
@@ -88,6 +93,52 @@ _NEAR: Final = tuple(
 
 
 _NEAR_MASK: Final = tuple(sum(1 << q for q in near) for near in _NEAR)
+
+
+def _near_steps(
+    me: list[int], op: list[int], pm: list[int], die: int, near: tuple[int, ...]
+) -> list[_Step]:
+    """`_steps` from the points ``near`` after a first step: then no checker
+    is on the bar and nothing can be borne off (see the module), so this is
+    `_steps` without those cases, in the same order with the same ranks."""
+    out: list[_Step] = []
+    movable_of = _MOVABLE[die & 1]
+    for o in near:
+        v = me[o]
+        if not v or (op[o] == LONE_GUARD and v % 31 == 1):
+            continue  # nothing there, or a first attacker waiting for the second
+        d = o - die
+        movable = movable_of.get(v)
+        if movable is None:
+            movable = movable_of[v] = _movable(v, die & 1)
+        base = (die * 32 + o) * 8 + 7
+        if d < 1:
+            other = druid = None
+        else:
+            w = op[d]
+            if not w:
+                other = druid = PLAIN
+            elif w % 31 >= 2:
+                other = druid = None
+            elif w == LONE_GUARD:
+                other, druid = (CAPTURE if me[d] else ATTACK), None
+            else:
+                other, druid = HIT, (None if pm[d] else PIN)
+        for cls in movable:
+            effect = druid if cls == DRUID else other
+            if effect is not None:
+                out.append((o, cls, d, effect, (base - cls) * 2 + 1))
+            if cls == GENERAL and o + die <= 24:
+                b = o + die
+                w = op[b]
+                if not w:
+                    out.append((o, cls, b, PLAIN, (base - cls) * 2))
+                elif w % 31 < 2:
+                    if w == LONE_GUARD:
+                        out.append((o, cls, b, CAPTURE if me[b] else ATTACK, (base - cls) * 2))
+                    else:
+                        out.append((o, cls, b, HIT, (base - cls) * 2))
+    return out
 
 
 def _near(die: int, o: int, d: int) -> tuple[int, ...]:
@@ -216,7 +267,12 @@ def two_dice_plays(position: SoldiersPosition, a: int, b: int) -> list[SoldierPl
     seconds_a = _steps(me, op, pm, a)
     seconds_b = _steps(me, op, pm, b)
     keys_a = [_key(me, op, pm, po, s) for s in seconds_a] if bar else []
-    keys_b = [_key(me, op, pm, po, s) for s in seconds_b]
+    keys_b = [
+        _AT[cls][d] - _AT[cls][o]  # it only moves the checker
+        if effect is PLAIN and not (po[o] and me[o] == ONE[cls])
+        else _key(me, op, pm, po, (o, cls, d, effect, rank))
+        for o, cls, d, effect, rank in seconds_b
+    ]
     me[BAR] = bar
     firsts_a = _steps(me, op, pm, a) if bar else seconds_a
     firsts_b = _steps(me, op, pm, b) if bar else seconds_b
@@ -238,7 +294,16 @@ def two_dice_plays(position: SoldiersPosition, a: int, b: int) -> list[SoldierPl
         near = _near(b, oa, da)
         mask = _NEAR_MASK[(b * 26 + oa) * 26 + da]
         base = (0xFFFF - ra) << 16
-        key_a = _key(me, op, pm, po, sa)
+        ca = sa[1]
+        # a first step that only moves a checker is played on `me` alone
+        plain_a = sa[3] is PLAIN and not (po[oa] and me[oa] == ONE[ca])
+        if plain_a:
+            me[oa] -= ONE[ca]
+            me[da] += ONE[ca]
+            key_a = _AT[ca][da] - _AT[ca][oa]
+        else:
+            done_a = _apply(me, op, pm, po, sa)
+            key_a = done_a[0]
         # The second steps the first leaves as they were, in order: every
         # board found earlier had a smaller order.
         for sb, kb, bit, special, low in later_b:
@@ -247,15 +312,23 @@ def two_dice_plays(position: SoldiersPosition, a: int, b: int) -> list[SoldierPl
             key = key_a + kb
             if key not in best:
                 best[key] = (base + low, sa, sb)
-        done_a = _apply(me, op, pm, po, sa)
-        for sb in _steps(me, op, pm, b, near):
-            if _valid(sa, sb, general):
+        for sb in _near_steps(me, op, pm, b, near):
+            o, cls, d, effect, rank = sb
+            if (risky or cls == GENERAL or effect is ATTACK) and not _valid(sa, sb, general):
+                continue
+            if effect is PLAIN and not (po[o] and me[o] == ONE[cls]):
+                key = key_a + _AT[cls][d] - _AT[cls][o]  # it only moves the checker
+            else:
                 key = key_a + _key(me, op, pm, po, sb)
-                order = base + 0xFFFF - sb[4]
-                old = get(key)
-                if old is None or order < old[0]:
-                    best[key] = (order, sa, sb)
-        _undo(me, op, pm, po, sa, done_a)
+            order = base + 0xFFFF - rank
+            old = get(key)
+            if old is None or order < old[0]:
+                best[key] = (order, sa, sb)
+        if plain_a:
+            me[oa] += ONE[ca]
+            me[da] -= ONE[ca]
+        else:
+            _undo(me, op, pm, po, sa, done_a)
     if not best and generals and a == 2 * b and not any(_valid_alone(s, general) for s in firsts_a):
         # No valid step of the larger die, nor a play starting with it.  The
         # search then keeps the smaller die's single steps until a whole play
@@ -271,16 +344,33 @@ def two_dice_plays(position: SoldiersPosition, a: int, b: int) -> list[SoldierPl
         ob, _, db, _, rb = sb
         near = _near(a, ob, db)
         base = (1 << 32) + ((0xFFFF - rb) << 16)
-        done_b = _apply(me, op, pm, po, sb)
-        key_b = done_b[0]
-        for sa in _steps(me, op, pm, a, near):
-            if _valid(sb, sa, general):
+        cb = sb[1]
+        plain_b = sb[3] is PLAIN and not (po[ob] and me[ob] == ONE[cb])
+        if plain_b:
+            me[ob] -= ONE[cb]
+            me[db] += ONE[cb]
+            key_b = _AT[cb][db] - _AT[cb][ob]
+        else:
+            done_b = _apply(me, op, pm, po, sb)
+            key_b = done_b[0]
+        risky = sb[1] == GENERAL or sb[3] is ATTACK
+        for sa in _near_steps(me, op, pm, a, near):
+            o, cls, d, effect, rank = sa
+            if (risky or cls == GENERAL or effect is ATTACK) and not _valid(sb, sa, general):
+                continue
+            if effect is PLAIN and not (po[o] and me[o] == ONE[cls]):
+                key = key_b + _AT[cls][d] - _AT[cls][o]  # it only moves the checker
+            else:
                 key = key_b + _key(me, op, pm, po, sa)
-                order = base + 0xFFFF - sa[4]
-                old = get(key)
-                if old is None or order < old[0]:
-                    best[key] = (order, sb, sa)
-        _undo(me, op, pm, po, sb, done_b)
+            order = base + 0xFFFF - rank
+            old = get(key)
+            if old is None or order < old[0]:
+                best[key] = (order, sb, sa)
+        if plain_b:
+            me[ob] += ONE[cb]
+            me[db] -= ONE[cb]
+        else:
+            _undo(me, op, pm, po, sb, done_b)
         for sa, key_a in later_a:  # empty without a checker on the bar
             if sa[0] in near or not _valid(sb, sa, general):
                 continue
@@ -293,7 +383,11 @@ def two_dice_plays(position: SoldiersPosition, a: int, b: int) -> list[SoldierPl
     if not best:
         return None  # no play uses both dice: the forced-move rules choose
     plays: list[SoldierPlay] = []
-    for _, s1, s2 in sorted(best.values(), key=_first):
+    # plays that change no pin share the position's own pair of pin rows
+    same_pins = (pm0, their_pins) if side == WHITE else (their_pins, pm0)
+    by_rank, effect_code = _BY_RANK, _EFFECT_CODE
+    hit_rows: dict[int, tuple[int, ...]] = {}  # the opponent's row by the points hit
+    for _, s1, s2 in sorted(best.values(), key=_FIRST):
         o1, c1, d1, e1, r1 = s1
         o2, c2, d2, e2, r2 = s2
         if e1 is PLAIN and e2 is PLAIN and not po0[o1] and not po0[o2]:
@@ -308,6 +402,34 @@ def two_dice_plays(position: SoldiersPosition, a: int, b: int) -> list[SoldierPl
             me[o2] += ONE[c2]
             me[d2] -= ONE[c2]
             theirs, my_pins, pins = their_free, pm0, their_pins
+        elif (
+            (e1 is PLAIN or (e1 is HIT and not pm0[d1]))
+            and (e2 is PLAIN or (e2 is HIT and not pm0[d2]))
+            and not po0[o1]
+            and not po0[o2]
+        ):
+            # two checkers moved and blots hit, no pin made, freed or released:
+            # the opponent's row is its own less the blots (on different
+            # points: a blot hit by the first step is gone for the second)
+            me[o1] -= ONE[c1]
+            me[d1] += ONE[c1]
+            me[o2] -= ONE[c2]
+            me[d2] += ONE[c2]
+            mine = tuple(me)
+            me[o1] += ONE[c1]
+            me[d1] -= ONE[c1]
+            me[o2] += ONE[c2]
+            me[d2] -= ONE[c2]
+            mask = (e1 is HIT) << d1 | (e2 is HIT) << d2
+            cached = hit_rows.get(mask)
+            if cached is None:
+                row = list(their_free)
+                for q in range(1, BAR):
+                    if mask >> q & 1:
+                        row[BAR] += row[25 - q]
+                        row[25 - q] = 0
+                cached = hit_rows[mask] = tuple(row)
+            theirs, my_pins, pins = cached, pm0, their_pins
         else:
             done1 = _apply(me, op, pm, po, s1)
             done2 = _apply(me, op, pm, po, s2)
@@ -318,19 +440,26 @@ def two_dice_plays(position: SoldiersPosition, a: int, b: int) -> list[SoldierPl
         built = _new(SoldiersPosition)  # the opponent to move
         if side == WHITE:
             _set_free(built, (mine, theirs))
-            _set_pinned(built, (my_pins, pins))
+            _set_pinned(built, same_pins if pins is their_pins else (my_pins, pins))
             _set_turn(built, BLACK)
         else:
             _set_free(built, (theirs, mine))
-            _set_pinned(built, (pins, my_pins))
+            _set_pinned(built, same_pins if pins is their_pins else (pins, my_pins))
             _set_turn(built, WHITE)
         play = _new(SoldierPlay)
-        # a step's rank starts with its die (see `_steps`)
-        _set_steps(play, (_step(o1, d1, r1 >> 9, c1, e1), _step(o2, d2, r2 >> 9, c2, e2)))
+        # a step's rank names its die, origin, class and direction (see `_steps`):
+        # with the effect it names the step object
+        step1 = by_rank.get(r1 * 8 + effect_code[e1])
+        if step1 is None:
+            step1 = by_rank[r1 * 8 + effect_code[e1]] = _step(o1, d1, r1 >> 9, c1, e1)
+        step2 = by_rank.get(r2 * 8 + effect_code[e2])
+        if step2 is None:
+            step2 = by_rank[r2 * 8 + effect_code[e2]] = _step(o2, d2, r2 >> 9, c2, e2)
+        _set_steps(play, (step1, step2))
         _set_position(play, built)
         plays.append(play)
     return plays
 
 
-def _first(found: tuple[int, _Step, _Step]) -> int:
-    return found[0]
+# a found play's order (its first item)
+_FIRST: Final = itemgetter(0)

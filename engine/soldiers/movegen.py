@@ -29,13 +29,13 @@ search: `engine.soldiers.fastpath` pairs the steps of the position's own
 lists where that is exact (73% of those positions) and gives the
 same plays.  Cost on random game positions:
 tests/benchmarks/bench_soldiers_movegen.py times `legal_plays` against
-short nardy's generator; the goal is at most 3 times, and it is about 8
-(0.2 ms a position).  Doubles are 60% of that time (0.7 ms a position:
-81 plays, 65 boards visited, against short nardy's 40 plays); a generator
-for them that skips this search would have to find the same first path
-to each board where ordering the steps by origin fails (a general's
-backward step, a druid and another checker onto one blot, a released pin
-hit).  Building the results alone costs about 2 microseconds a play.
+short nardy's generator; the goal is at most 3 times, and it is about 6
+(0.15 ms a position: two different dice 40% of that, 3.5 microseconds a
+play; doubles half, 5 microseconds a play, 100 plays a double).  Doubles
+mostly go through `engine.soldiers.doubles`, which walks this search's tree
+in its order with less bookkeeping (no visited set, no step memo, one
+integer key, rows built only for whole plays); the search keeps the rest
+(several generals, plays short of every die).
 """
 
 from __future__ import annotations
@@ -137,17 +137,22 @@ def _step(o: int, d: int, die: int, cls: int, effect: str) -> SoldierStep:
     return step
 
 
+# The fast paths look steps up by one integer, rank * 8 + effect code (a
+# step's rank in `_steps` names its die, origin, class and direction).
+_EFFECT_CODE: Final = {PLAIN: 0, HIT: 1, PIN: 2, ATTACK: 3, CAPTURE: 4}
+_BY_RANK: dict[int, SoldierStep] = {}
+
+
 def view(position: SoldiersPosition, side: int) -> State:
     """The mover's view: the opponent's slots turned to the mover's numbers."""
     op = _MIRRORED(position.free[1 - side])
     po = _MIRRORED(position.pinned[1 - side])
     me = position.free[side]
     pm = position.pinned[side]
-    gens: list[_General] = []
-    for q in range(SLOTS):
-        gens.extend([(q, q, 0)] * (me[q] >> 0 & 31))
-        if pm[q] == GENERAL + 1:
-            gens.append((q, q, 0))
+    # GENERAL is class 0: a slot's low five bits count its generals
+    gens = [(q, q, 0) for q in range(SLOTS) if me[q] & 31 for _ in range(me[q] & 31)]
+    if GENERAL + 1 in pm:
+        gens += [(q, q, 0) for q in range(SLOTS) if pm[q] == GENERAL + 1]
     return (me, op, pm, po, tuple(sorted(gens)))
 
 
@@ -373,9 +378,9 @@ def search(position: SoldiersPosition, side: int, moves: tuple[int, ...]) -> dic
     stack: list[SoldierStep] = []
     best = [(0, 0)]
     at, slot, my_pin, op_pin = _AT, _SLOT, _MY_PIN, _OP_PIN
-    kme0 = sum(v * slot[q] for q, v in enumerate(me))
-    kop0 = sum(v * slot[q] for q, v in enumerate(op))
-    kpin0 = sum(pm[q] * my_pin[q] + po[q] * op_pin[q] for q in range(SLOTS))
+    kme0 = sum(v * slot[q] for q, v in enumerate(me) if v)
+    kop0 = sum(v * slot[q] for q, v in enumerate(op) if v)
+    kpin0 = sum(pm[q] * my_pin[q] + po[q] * op_pin[q] for q in range(SLOTS) if pm[q] or po[q])
     their_free, their_pins0 = position.free[1 - side], position.pinned[1 - side]
 
     def valid(gens: tuple[_General, ...]) -> bool:

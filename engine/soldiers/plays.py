@@ -1,13 +1,16 @@
 """Soldiers' legal plays: the fast path for two different dice where it is exact
-(`engine.soldiers.fastpath`, most positions), else the search (`movegen.searched_plays`).
+(`engine.soldiers.fastpath`, most positions), the walk for doubles where it is
+exact (`engine.soldiers.doubles`: one general at most, every die played),
+else the search (`movegen.searched_plays`).
 
-Its own module so that the fast path, which builds on the search's step primitives,
+Its own module so that the fast paths, which build on the search's step primitives,
 and the search import nothing of each other's callers."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from engine.soldiers.doubles import doubles_plays
 from engine.soldiers.fastpath import two_dice_plays
 from engine.soldiers.movegen import SoldierPlay, dice_moves, searched_plays
 from engine.soldiers.state import SoldiersPosition
@@ -20,6 +23,10 @@ def legal_plays(position: SoldiersPosition, dice: Sequence[int]) -> list[Soldier
     moves = dice_moves(dice)
     if len(moves) == 2:
         fast = two_dice_plays(position, *moves)
+        if fast is not None:
+            return fast
+    else:
+        fast = doubles_plays(position, moves[0])
         if fast is not None:
             return fast
     return searched_plays(position, dice)
