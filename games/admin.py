@@ -24,7 +24,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from clubs import permissions
-from clubs.admin.base import PolicyAdmin, PolicyForm
+from clubs.admin.base import PolicyAdmin, PolicyForm, ReadOnlyAdminMixin
 from games import queries, services
 from games.forms import OverrideForm
 from games.models import Game, Match, ReportResponse, ResultReport, Turn
@@ -43,18 +43,9 @@ def _matches(user: Any) -> models.QuerySet[Match]:
     return Match.objects.filter(federation__in=permissions.admin_federations(user))
 
 
-class ReadOnlyInline(admin.TabularInline):
+class ReadOnlyInline(ReadOnlyAdminMixin, admin.TabularInline):
     extra = 0
     can_delete = False
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
     def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return obj is None or permissions.can(request.user, "match.arbitrate", self.parent(obj))

@@ -130,9 +130,9 @@ class PolicyForm(forms.ModelForm):
 
 
 class ReadOnlyAdminMixin:
-    """A page that lists rows a service writes and nobody edits here (the audit log, API
-    tokens, authenticators): no add, change or delete; actions still act through the
-    services."""
+    """A page or inline that lists rows a service writes and nobody edits here (the
+    audit log, API tokens, authenticators, a match's games and turns): no add, change
+    or delete; actions still act through the services."""
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
