@@ -35,6 +35,8 @@ DISCIPLINES = [
     # code, name, variant, preset, cube
     ("short", "Короткие нарды (Short nardy)", "short", "short-standard", True),
     ("long", "Длинные нарды (Long nardy)", "long", "long-masters", False),
+    # RULES.md §3.1 with its default army and placement (empty variant_options).
+    ("soldiers", "Солдаты (Soldiers)", "soldiers", "short-standard", True),
 ]
 
 FEDERATIONS = [
@@ -44,7 +46,7 @@ FEDERATIONS = [
         "short_name": "ФСНР",
         "country": "RU",
         "website": "https://nardy.example.org",
-        "disciplines": ["short", "long"],
+        "disciplines": ["short", "long", "soldiers"],
         "clubs": [
             ("Длинная дорога", "dlinnaya-doroga", "Москва"),
             ("Шеш-беш", "shesh-besh", "Казань"),

@@ -596,7 +596,8 @@ def test_demo_load_computes_the_demo_pools_once() -> None:
 
     outcomes = demo.load()
     demo_disciplines = FederationDiscipline.objects.filter(federation__slug__in=["fsnr", "anf"])
-    assert len(outcomes) == demo_disciplines.count() == RatingPool.objects.count() == 4
+    # FSNR's short, long and Soldiers; ANF's long and short: a pool each.
+    assert len(outcomes) == demo_disciplines.count() == RatingPool.objects.count() == 5
     pool = RatingPool.objects.get(rated_discipline=rated)
     assert PlayerRating.objects.filter(pool=pool).count() == 3
     lists = RatingList.objects.filter(pool=pool)
