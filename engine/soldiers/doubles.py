@@ -50,6 +50,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from itertools import chain, compress
+from operator import mul
 from typing import Final
 
 from engine.rules.board import BAR, BLACK, OFF, WHITE
@@ -129,11 +130,10 @@ def doubles_plays(position: SoldiersPosition, die: int) -> list[SoldierPlay] | N
     if generals > 1:
         return None
     general = 0
-    if generals:
-        for q in range(1, BAR + 1):
-            if me0[q] & 31 or pm0[q] == GENERAL + 1:
-                general = q
-                break
+    if generals:  # the only one: free (class 0, a slot's low five bits), else pinned
+        general = next((q for q in compress(range(1, BAR + 1), me0[1:]) if me0[q] & 31), 0)
+        if not general:
+            general = pm0.index(GENERAL + 1)
     their_free, their_pins = position.free[1 - side], position.pinned[1 - side]
     op0 = _MIRRORED(their_free)
     if LONE_GUARD in op0 and any(op0[q] == LONE_GUARD and me0[q] for q in range(1, BAR)):
@@ -193,7 +193,15 @@ def doubles_plays(position: SoldiersPosition, die: int) -> list[SoldierPlay] | N
                 top = 24
         found: list[tuple[int, int, int, str, int]] = []
         add = found.append
-        origins: Iterable[int] = _BAR_ONLY if me[BAR] else compress(range(top, 0, -1), me[top:0:-1])
+        origins: Iterable[int]
+        if me[BAR]:
+            origins = _BAR_ONLY
+        else:
+            # a checker at most a die from off moves only if it is the
+            # general, backwards (nothing is borne off in this walk)
+            origins = compress(range(top, die, -1), me[top:die:-1])
+            if 0 < g_now <= die and g_now <= top and me[g_now] & 31:
+                origins = chain(origins, (g_now,))
         for o in origins:
             v = me[o]
             if op[o] == LONE_GUARD and v % 31 == 1 and o != BAR:
@@ -338,20 +346,26 @@ def doubles_plays(position: SoldiersPosition, die: int) -> list[SoldierPlay] | N
         origins: Iterable[int]
         if me[BAR]:
             origins = _BAR_ONLY
-        elif last_rank == _NO_RANK:
-            origins = compress(range(24, 0, -1), me[24:0:-1])
-        elif last_d < last_o:
-            # After a forward step from last_o, a step from higher up ranks
-            # above it and is cut unless it lands on last_o (the search's
-            # top, one die above, lists them only for that): so the point
-            # one die above last_o, then last_o and below.
-            above = last_o + die
-            origins = compress(range(last_o, 0, -1), me[last_o:0:-1])
-            if above <= 24 and me[above]:
-                origins = chain((above,), origins)
         else:
-            top = last_d + die if last_d + die <= 24 else 24
-            origins = compress(range(top, 0, -1), me[top:0:-1])
+            if last_rank == _NO_RANK:
+                top = 24
+            elif last_d < last_o:
+                # After a forward step from last_o, a step from higher up
+                # ranks above it and is cut unless it lands on last_o (the
+                # search's top, one die above, lists them only for that):
+                # so the point one die above last_o, then last_o and below.
+                top = last_o
+            else:
+                top = last_d + die if last_d + die <= 24 else 24
+            # a checker at most a die from off moves only if it is the
+            # general, backwards (nothing is borne off in this walk)
+            origins = compress(range(top, die, -1), me[top:die:-1])
+            if last_d < last_o and last_rank != _NO_RANK:
+                above = last_o + die
+                if above <= 24 and me[above]:
+                    origins = chain((above,), origins)
+            if 0 < g_now <= die and g_now <= top and me[g_now] & 31:
+                origins = chain(origins, (g_now,))
         for o in origins:
             v = me[o]
             if op[o] == LONE_GUARD and v % 31 == 1 and o != BAR:
@@ -773,8 +787,10 @@ def _cut(
 
 
 def _key(me: list[int], op: list[int], pm: list[int], po: list[int]) -> int:
-    return (
-        sum(v * _SLOT[q] for q, v in enumerate(me))
-        + sum(v * _OP_SLOT[q] for q, v in enumerate(op))
-        + sum(pm[q] * _MY_PIN_AT[q] + po[q] * _OP_PIN_AT[q] for q in range(len(me)))
+    key: int = (
+        sum(map(mul, me, _SLOT))
+        + sum(map(mul, op, _OP_SLOT))
+        + sum(map(mul, pm, _MY_PIN_AT))
+        + sum(map(mul, po, _OP_PIN_AT))
     )
+    return key

@@ -40,6 +40,7 @@ the single steps it kept (below), this returns None and the search answers.
 
 from __future__ import annotations
 
+from itertools import compress
 from operator import itemgetter
 from typing import Final
 
@@ -248,11 +249,12 @@ def two_dice_plays(position: SoldiersPosition, a: int, b: int) -> list[SoldierPl
     general = 0
     if generals > 1:
         return None
-    if generals:
-        for q in range(1, BAR + 1):
-            if me0[q] >> _GENERAL_SHIFT & 31 or pm0[q] == GENERAL + 1:
-                general = q  # on the bar (25) it may end anywhere
-                break
+    if generals:  # the only one: free (on the bar, 25, it may end anywhere), else pinned
+        general = next(
+            (q for q in compress(range(1, BAR + 1), me0[1:]) if me0[q] >> _GENERAL_SHIFT & 31), 0
+        )
+        if not general:
+            general = pm0.index(GENERAL + 1)
     their_free, their_pins = position.free[1 - side], position.pinned[1 - side]
     op0 = _MIRRORED(their_free)
     if LONE_GUARD in op0 and any(op0[q] == LONE_GUARD and me0[q] for q in range(1, BAR)):
@@ -424,7 +426,7 @@ def two_dice_plays(position: SoldiersPosition, a: int, b: int) -> list[SoldierPl
             cached = hit_rows.get(mask)
             if cached is None:
                 row = list(their_free)
-                for q in range(1, BAR):
+                for q in (d1, d2):  # the points hit
                     if mask >> q & 1:
                         row[BAR] += row[25 - q]
                         row[25 - q] = 0

@@ -139,3 +139,26 @@ def test_a_general_back_and_forth_keeps_the_search_s_first_path() -> None:
         found = doubles_plays(position, die)
         assert found is not None
         assert _rows(found) == _rows(searched_plays(position, (die, die)))
+
+
+def test_a_general_within_a_die_of_off_steps_back_as_the_search_lets_it() -> None:
+    # With nothing to bear off, a checker at most a die from off moves only
+    # if it is the general, backwards: the walk lists that point after all
+    # the others, where the search meets it.
+    rest = "| B: P20x2 P13x5 P8x3 P6x5 | W"
+    seen: Counter[str] = Counter()
+    backs_from_low = 0
+    for mine in (
+        "K2 P13x6 P8x4 P6x4",
+        "K1 D2 E3 O4 P13x5 P8x4 P6x2",
+        "K4 P20 P13x5 P9x4 P7x2 P3x2",
+        "K3 G2 P24x2 P13x5 P8x3 P7x3",
+    ):
+        position = pos(f"W: {mine} {rest}")
+        for die in DICE:
+            assert _same(position, die, seen) is True, (mine, die)
+            plays = doubles_plays(position, die) or []
+            backs_from_low += any(
+                s.cls == 0 and s.origin <= die < s.dest for p in plays for s in p.steps
+            )
+    assert backs_from_low > 0
