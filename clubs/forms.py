@@ -11,7 +11,93 @@ from django.contrib.auth.forms import UsernameField
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from clubs.models import Player
+from base.engine_messages import message_for
+from clubs.models import DEFAULT_OPTIONS, Player
+from engine.errors import EngineError
+from engine.rules.game import GameRules
+from engine.rules.variants import Variant, variant_options
+
+# A variant's options as text fields (Soldiers, RULES.md §3.1: the army, then each
+# side's placement), set on a discipline or, as house rules, on a tournament.
+OPTION_FIELDS = ("army", "placement", "placement_black")
+_ARMY_CODES = {"army_too_large", "bad_army"}
+
+
+def option_fields() -> dict[str, forms.Field]:
+    """The options' fields, RULES.md's defaults preselected (new instances per form)."""
+    return {
+        "army": forms.CharField(
+            label=_("army (Soldiers)"),
+            required=False,
+            max_length=200,
+            initial=DEFAULT_OPTIONS["army"],
+            help_text=_(
+                "Class checkers per side: K general, G guard, D druid, E wounded even, "
+                "O wounded odd; the rest of the 15 are pawns."
+            ),
+        ),
+        "placement": forms.CharField(
+            label=_("placement (Soldiers)"),
+            required=False,
+            max_length=200,
+            initial=DEFAULT_OPTIONS["placement"],
+            help_text=_(
+                "Each class checker's start point in the player's own numbering, for both sides."
+            ),
+        ),
+        "placement_black": forms.CharField(
+            label=_("Black's placement (Soldiers)"),
+            required=False,
+            max_length=200,
+            help_text=_("Only when Black's placement differs from White's."),
+        ),
+    }
+
+
+def show_options(form: forms.BaseForm, stored: Any) -> None:
+    """Start the option fields from options stored before."""
+    if isinstance(stored, dict) and stored:
+        for name in OPTION_FIELDS:
+            form.fields[name].initial = stored.get(name, "")
+
+
+def options_from(form: forms.BaseForm, variant: Variant | None) -> dict[str, str] | None:
+    """The options the fields give for ``variant`` (none for a variant without
+    options); None, with the engine's reason on the field it is about, when the
+    variant cannot use them."""
+    if variant is None or not variant.option_names:
+        return {}
+    cleaned = form.cleaned_data
+    options = {
+        name: (cleaned.get(name) or "").strip()
+        for name in OPTION_FIELDS
+        if name in variant.option_names and (cleaned.get(name) or "").strip()
+    }
+    try:
+        GameRules(variant, options=variant_options(options))
+    except EngineError as error:
+        form.add_error(_option_field(variant, error, options), message_for(error))
+        return None
+    return options
+
+
+def _option_field(variant: Variant, error: EngineError, options: dict[str, str]) -> str:
+    """The field an option's error is about: the army's own codes (or a class letter
+    written in it) are the army's; a placement's is Black's when White's placement
+    alone is usable."""
+    token = str(error.data.get("token", ""))
+    if error.code in _ARMY_CODES or (
+        error.code == "unknown_class" and token and token in options.get("army", "")
+    ):
+        return "army"
+    if options.get("placement_black"):
+        white = {k: v for k, v in options.items() if k != "placement_black"}
+        try:
+            GameRules(variant, options=variant_options(white))
+        except EngineError:
+            return "placement"
+        return "placement_black"
+    return "placement"
 
 
 def add_service_errors(form: forms.Form, error: ValidationError) -> None:

@@ -41,6 +41,25 @@ def preset_choices() -> list[tuple[str, Any]]:
     return [(name, PRESET_LABELS.get(name, name)) for name in sorted(PRESETS)]
 
 
+def checked_variant_options(variant: str, options: Any) -> dict[str, str]:
+    """A variant's options (Soldiers' army and placement) as a discipline, a
+    tournament or a match keeps them: names with written values that the variant
+    takes and can use (the engine says why not, under ``variant_options``)."""
+    if options in (None, ""):
+        return {}
+    if not isinstance(options, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in options.items()
+    ):
+        raise ValidationError(
+            {"variant_options": _("Variant options are names with written values.")}
+        )
+    try:
+        GameRules(VARIANTS[variant], options=variant_options(options))
+    except EngineError as error:
+        raise ValidationError({"variant_options": message_for(error)}) from error
+    return options
+
+
 class Discipline(models.Model):
     """What is played and how it scores: variant + scoring preset + cube or not."""
 
@@ -81,20 +100,7 @@ class Discipline(models.Model):
             self._check_variant_options(variant.name)
 
     def _check_variant_options(self, name: str) -> None:
-        """The options must be the variant's and usable (the engine says why not)."""
-        options = self.variant_options
-        if options in (None, ""):
-            self.variant_options = options = {}
-        if not isinstance(options, dict) or not all(
-            isinstance(k, str) and isinstance(v, str) for k, v in options.items()
-        ):
-            raise ValidationError(
-                {"variant_options": _("Variant options are names with written values.")}
-            )
-        try:
-            GameRules(VARIANTS[name], options=variant_options(options))
-        except EngineError as error:
-            raise ValidationError({"variant_options": message_for(error)}) from error
+        self.variant_options = checked_variant_options(name, self.variant_options)
 
     @property
     def game_options(self) -> VariantOptions:

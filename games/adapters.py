@@ -56,7 +56,7 @@ def rules_for(match: Match) -> eg.GameRules:
         variant=variant,
         scoring=preset_for(match),
         cube=match.discipline.has_cube,  # the discipline's one answer
-        options=match.discipline.game_options,  # Soldiers' army and placement
+        options=match.game_options,  # Soldiers' army and placement
     )
 
 

@@ -88,8 +88,8 @@ def soldiers_record(match: Match) -> dict[str, Any]:
     engine's own record of its plays (``engine.soldiers.record``), checked by
     replaying it.  A game with a turn passed without a roll has no ``record``:
     the engine's record has no such turn."""
-    options = dict(match.discipline.game_options)
-    chosen = bridge.game_options(match.discipline.game_options)
+    options = dict(match.game_options)
+    chosen = bridge.game_options(match.game_options)
     games = []
     for game in match.games.order_by("number").prefetch_related("turns"):
         turns = sorted((t for t in game.turns.all() if t.undone_at is None), key=lambda t: t.number)

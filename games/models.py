@@ -21,6 +21,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Discipline, Federation, Player
+from engine.rules.variants import VariantOptions, variant_options
 
 # Player 1 plays the engine's White, player 2 Black (side, winner, proposer...).
 PLAYER_CHOICES = [(1, _("player 1")), (2, _("player 2"))]
@@ -127,6 +128,9 @@ class Match(TimeControl):
     source_hash = models.CharField(
         _("imported file (SHA-256)"), max_length=64, blank=True, default=""
     )
+    # The variant's options for this match (Soldiers' army and placement: a
+    # tournament's house rules), over its discipline's; empty: the discipline's.
+    variant_options = models.JSONField(_("variant options"), default=dict, blank=True)
     # Why the organizer cancelled the match (kept if a result is set on it later).
     cancel_reason = models.TextField(_("reason for cancelling"), blank=True)
     cancelled_at = models.DateTimeField(null=True, blank=True, verbose_name=_("cancelled at"))
@@ -182,6 +186,13 @@ class Match(TimeControl):
     def __str__(self) -> str:
         length = _("money") if self.length == 0 else f"{self.length}"
         return f"{self.player1} — {self.player2} ({length})"
+
+    @property
+    def game_options(self) -> VariantOptions:
+        """The options the engine's game rules take: the match's, else its discipline's."""
+        if isinstance(self.variant_options, dict) and self.variant_options:
+            return variant_options(self.variant_options)
+        return self.discipline.game_options
 
     def player(self, number: int) -> Player:
         return self.player1 if number == 1 else self.player2

@@ -18,7 +18,9 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from clubs import csv_io, permissions
+from clubs.forms import OPTION_FIELDS, option_fields, options_from, show_options
 from clubs.models import Club, Discipline, Federation, Role
+from engine.rules.variants import VARIANTS
 from games.models import ClockMode
 from tournaments.core import UNAVAILABLE_CODES, offered_codes
 from tournaments.formats import flights, registry
@@ -290,6 +292,11 @@ class TournamentForm(forms.Form):
                 required=False,
                 widget=forms.NumberInput(attrs={"class": "order", "inputmode": "numeric"}),
             )
+        # The organizer's house rules for a variant with options (Soldiers' army and
+        # placement): RULES.md's defaults, or the tournament's own.
+        self.fields.update(option_fields())
+        if tournament is not None:
+            show_options(self, tournament.variant_options)
         # Tournaments whose top places may qualify into this one (the view's choice).
         if sources is not None:
             self.fields["qualifies_from"].queryset = sources
@@ -342,7 +349,15 @@ class TournamentForm(forms.Form):
             self.add_error("reserve_minutes", _("A clock needs a reserve of time."))
         if cleaned.get("qualifies_from") and not cleaned.get("qualifying_places"):
             self.add_error("qualifying_places", _("Say how many places qualify."))
+        discipline = cleaned.get("discipline")
+        if discipline is not None:
+            options = options_from(self, VARIANTS.get(discipline.variant))
+            if options is not None:
+                cleaned["variant_options"] = options
         return cleaned
+
+    def option_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in OPTION_FIELDS]
 
     # -- what goes to the services
 
@@ -366,6 +381,7 @@ class TournamentForm(forms.Form):
         values["clock_per_point_seconds"] = 60 * data["per_point_minutes"] if clocked else 0
         values["clock_move_seconds"] = data["move_seconds"] if clocked else 0
         values["webhook_url"] = data.get("webhook_url") or ""
+        values["variant_options"] = data.get("variant_options", {})
         if not values.get("slug"):
             values.pop("slug", None)
         return values

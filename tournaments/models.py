@@ -63,6 +63,9 @@ class Tournament(TimeControl):
     discipline = models.ForeignKey(
         Discipline, on_delete=models.PROTECT, verbose_name=_("discipline")
     )
+    # The organizer's house rules for the discipline's variant (Soldiers' army and
+    # placement), given to every match of the tournament; empty: the discipline's.
+    variant_options = models.JSONField(_("variant options"), default=dict, blank=True)
     format = models.CharField(_("format"), max_length=24, choices=Format.choices)
     starts_on = models.DateField(_("starts on"), null=True, blank=True)
     # Format settings (the meaningful ones depend on the format).

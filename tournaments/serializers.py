@@ -145,6 +145,19 @@ class TournamentSerializer(BoundedIntegers, _ActingUser, serializers.ModelSerial
             'Match length per flight and round, e.g. {"main": {"1": 9, "final": 13}, "consolation": 7}.'
         ),
     )
+    variant_options = KeyedDictField(
+        key_field=PatternKeyField(
+            "^(army|placement|placement_black)$",
+            _("A variant option is army, placement or placement_black."),
+        ),
+        child=serializers.CharField(max_length=200),
+        required=False,
+        help_text=_(
+            "The discipline's variant options for this tournament's matches (Soldiers: "
+            'e.g. {"army": "K1 G1 D1 E1 O1", "placement": "K24 G13 D8 E6 O6"}); '
+            "empty: the discipline's."
+        ),
+    )
     webhook_url = serializers.URLField(
         required=False,
         allow_blank=True,

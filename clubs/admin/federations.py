@@ -20,7 +20,6 @@ from django.urls import path
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from base.engine_messages import message_for
 from clubs import csv_io, imports, permissions, services
 from clubs.admin.base import (
     PolicyAdmin,
@@ -32,10 +31,9 @@ from clubs.admin.base import (
     record_formset,
 )
 from clubs.admin.filters import CountryFilter
-from clubs.models import DEFAULT_OPTIONS, Club, Discipline, Federation, FederationDiscipline, Player
-from engine.errors import EngineError
-from engine.rules.game import GameRules
-from engine.rules.variants import VARIANTS, Variant, variant_options
+from clubs.forms import OPTION_FIELDS, option_fields, options_from, show_options
+from clubs.models import Club, Discipline, Federation, FederationDiscipline, Player
+from engine.rules.variants import VARIANTS
 
 # --- Federations, with their rated disciplines, the import page and the exports
 
@@ -254,38 +252,16 @@ class FederationAdmin(PolicyAdmin):
 # --- The discipline catalogue (site admins edit; everyone on staff reads)
 
 
-# The variant options an organiser sets as text, and which of them an engine
-# error is about (Soldiers, RULES.md §3.1: the army, then each side's placement).
-OPTION_FIELDS = ("army", "placement", "placement_black")
-_ARMY_CODES = {"army_too_large", "bad_army"}
+_OPTIONS = option_fields()
 
 
 class DisciplineForm(PolicyForm):
     """A discipline, with its variant's options as text fields (Soldiers' army and
     placement, RULES.md's defaults preselected); stored as ``variant_options``."""
 
-    army = forms.CharField(
-        label=gettext_lazy("army (Soldiers)"),
-        required=False,
-        initial=DEFAULT_OPTIONS["army"],
-        help_text=gettext_lazy(
-            "Class checkers per side: K general, G guard, D druid, E wounded even, "
-            "O wounded odd; the rest of the 15 are pawns."
-        ),
-    )
-    placement = forms.CharField(
-        label=gettext_lazy("placement (Soldiers)"),
-        required=False,
-        initial=DEFAULT_OPTIONS["placement"],
-        help_text=gettext_lazy(
-            "Each class checker's start point in the player's own numbering, for both sides."
-        ),
-    )
-    placement_black = forms.CharField(
-        label=gettext_lazy("Black's placement (Soldiers)"),
-        required=False,
-        help_text=gettext_lazy("Only when Black's placement differs from White's."),
-    )
+    army = _OPTIONS["army"]
+    placement = _OPTIONS["placement"]
+    placement_black = _OPTIONS["placement_black"]
 
     class Meta:
         model = Discipline
@@ -293,50 +269,18 @@ class DisciplineForm(PolicyForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        stored = self.instance.variant_options if self.instance.pk else None
-        if isinstance(stored, dict) and stored:
-            for name in OPTION_FIELDS:
-                self.fields[name].initial = stored.get(name, "")
+        show_options(self, self.instance.variant_options if self.instance.pk else None)
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
-        variant = VARIANTS.get(cleaned.get("variant") or "")
-        options: dict[str, str] = {}
-        if variant is not None and variant.option_names:
-            options = {
-                name: cleaned.get(name, "").strip()
-                for name in OPTION_FIELDS
-                if name in variant.option_names and cleaned.get(name, "").strip()
-            }
-            try:
-                GameRules(variant, options=variant_options(options))
-            except EngineError as error:
-                # On the field it is about; the instance keeps its stored options, so
-                # the model's own check (on no field of this form) does not fail too.
-                self.add_error(self._field_of(variant, error, options), message_for(error))
-                return cleaned
+        options = options_from(self, VARIANTS.get(cleaned.get("variant") or ""))
+        if options is None:
+            # The instance keeps its stored options, so the model's own check (on no
+            # field of this form) does not fail too.
+            return cleaned
         cleaned["variant_options"] = options
         self.instance.variant_options = options
         return cleaned
-
-    @staticmethod
-    def _field_of(variant: Variant, error: EngineError, options: dict[str, str]) -> str:
-        """The field an option's error is about: the army's own codes (or a class
-        letter written in it) are the army's; a placement's is Black's when
-        White's placement alone is usable."""
-        token = str(error.data.get("token", ""))
-        if error.code in _ARMY_CODES or (
-            error.code == "unknown_class" and token and token in options.get("army", "")
-        ):
-            return "army"
-        if options.get("placement_black"):
-            white = {k: v for k, v in options.items() if k != "placement_black"}
-            try:
-                GameRules(variant, options=variant_options(white))
-            except EngineError:
-                return "placement"
-            return "placement_black"
-        return "placement"
 
 
 @admin.register(Discipline)

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 
 from base import locking
 from clubs import permissions
-from clubs.models import Discipline, Federation, Player
+from clubs.models import Discipline, Federation, Player, checked_variant_options
 from games.events import result_withdrawn
 from games.models import (
     ArchiveImport,
@@ -43,6 +43,7 @@ def new_match(
     clock_move_seconds: int = 0,
     archive: ArchiveImport | None = None,
     source_hash: str = "",
+    variant_options: dict[str, str] | None = None,
 ) -> Match:
     """``create_match`` inside the caller's transaction, which rolls back whatever
     it raises (``matfiles.store_record``: a match and its whole record are one
@@ -63,6 +64,9 @@ def new_match(
         created_by=by if by is not None and by.is_authenticated else None,
         archive=archive,
         source_hash=source_hash,
+        # A tournament's house rules for its discipline's variant (checked: the
+        # engine's reason under ``variant_options``).
+        variant_options=checked_variant_options(discipline.variant, variant_options),
     )
     permissions.require(by, "match.create", match)
     # The related rows are instances the caller read: their existence is the insert's

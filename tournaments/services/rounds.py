@@ -392,6 +392,7 @@ def give_match(t: Tournament, rnd: Round, p: Pairing) -> None:
         clock_reserve_seconds=t.clock_reserve_seconds,
         clock_per_point_seconds=t.clock_per_point_seconds,
         clock_move_seconds=t.clock_move_seconds,
+        variant_options=t.variant_options or None,
     )
     p.save(update_fields=["match"])
 

@@ -17,7 +17,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from clubs import permissions
-from clubs.models import Club, Discipline, Federation
+from clubs.models import Club, Discipline, Federation, checked_variant_options
 from clubs.services import snapshot
 from tournaments import adapters, core, webhooks
 from tournaments.formats import flights, registry
@@ -63,6 +63,7 @@ PLAY_FIELDS = (
     "tie_breaks",
     "remaining_ties",
     "recorded_matches",
+    "variant_options",
     "is_public",
     "publish_pairings",
     "publish_results",
@@ -168,6 +169,10 @@ def _validate_settings(t: Tournament) -> None:
         problem = webhooks.literal_address_problem(t.webhook_url)
         if problem:
             errors["webhook_url"] = problem
+    try:
+        t.variant_options = checked_variant_options(t.discipline.variant, t.variant_options)
+    except ValidationError as error:
+        errors.update({k: v[0] for k, v in error.message_dict.items()})
     if errors:
         raise ValidationError(errors)
     _validate_lengths(t.match_lengths)
