@@ -169,10 +169,13 @@ def _validate_settings(t: Tournament) -> None:
         problem = webhooks.literal_address_problem(t.webhook_url)
         if problem:
             errors["webhook_url"] = problem
-    try:
-        t.variant_options = checked_variant_options(t.discipline.variant, t.variant_options)
-    except ValidationError as error:
-        errors.update({k: v[0] for k, v in error.message_dict.items()})
+    if not t.variant_options:
+        t.variant_options = {}  # the discipline's hold: nothing to check, no discipline read
+    else:
+        try:
+            t.variant_options = checked_variant_options(t.discipline.variant, t.variant_options)
+        except ValidationError as error:
+            errors.update({k: v[0] for k, v in error.message_dict.items()})
     if errors:
         raise ValidationError(errors)
     _validate_lengths(t.match_lengths)
