@@ -16,8 +16,9 @@ Modules:
   `start_position`;
 - `movegen`: the search, `searched_plays` (every class rule, the whole-play
   conditions and the §2 forced-move rules), `winner`;
-- `fastpath`: `two_dice_plays`, the same plays of two different dice without
-  the search, for the positions where that is exact;
+- `twodice`: `two_dice_plays`, the plays of two different dice without the
+  search, for the positions where that is exact (one per resulting position,
+  each with a legal path);
 - `doubles`: `doubles_plays`, the same plays of a double without the
   search's bookkeeping (one general at most, every die played);
 - `plays`: `legal_plays`, the fast paths where they answer, else the search;

@@ -83,7 +83,7 @@ from engine.soldiers.movegen import (
 )
 from engine.soldiers.state import LONE, LONE_GUARD, ONE, SoldiersPosition
 
-# One exact integer per board, as in `engine.soldiers.fastpath`: my slots,
+# One exact integer per board, as in `engine.soldiers.twodice`: my slots,
 # the opponent's slots shifted past them, both sides' pins past those.
 _OP_SHIFT: Final = 800
 _PIN_SHIFT: Final = 1600

@@ -25,17 +25,14 @@ further back than it started without having hit) are dropped, and then the
 dice.  Bearing off the side's last checker counts as using every die.
 Results are kept one per resulting position, in the search's order (larger
 die first, origins from the back).  Two different dice mostly skip the
-search: `engine.soldiers.fastpath` pairs the steps of the position's own
-lists where that is exact (73% of those positions) and gives the
-same plays.  Cost on random game positions:
-tests/benchmarks/bench_soldiers_movegen.py times `legal_plays` against
-short nardy's generator; the goal is at most 3 times, and it is about 6
-(0.15 ms a position: two different dice 40% of that, 3.5 microseconds a
-play; doubles half, 5 microseconds a play, 100 plays a double).  Doubles
-mostly go through `engine.soldiers.doubles`, which walks this search's tree
-in its order with less bookkeeping (no visited set, no step memo, one
-integer key, rows built only for whole plays); the search keeps the rest
-(several generals, plays short of every die).
+search: `engine.soldiers.twodice` makes the plays from the position's own
+steps where that is exact (three positions in four) and gives the same
+plays.  Doubles mostly go through `engine.soldiers.doubles`, which walks
+this search's tree in its order with less bookkeeping (no visited set, no
+step memo, one integer key, rows built only for whole plays); the search
+keeps the rest (bear-offs of two dice, two checkers on the bar, several
+generals, plays short of every die).  tests/benchmarks/bench_soldiers_movegen.py
+times `legal_plays` against short nardy's generator on random game positions.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""Soldiers' legal plays: the fast path for two different dice where it is exact
-(`engine.soldiers.fastpath`, most positions), the walk for doubles where it is
+"""Soldiers' legal plays: the generator for two different dice where it is exact
+(`engine.soldiers.twodice`, most positions), the walk for doubles where it is
 exact (`engine.soldiers.doubles`: one general at most, every die played),
 else the search (`movegen.searched_plays`).
 
@@ -11,15 +11,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.soldiers.doubles import doubles_plays
-from engine.soldiers.fastpath import two_dice_plays
 from engine.soldiers.movegen import SoldierPlay, dice_moves, searched_plays
 from engine.soldiers.state import SoldiersPosition
+from engine.soldiers.twodice import two_dice_plays
 
 
 def legal_plays(position: SoldiersPosition, dice: Sequence[int]) -> list[SoldierPlay]:
     """Every legal play of ``dice`` for the side to move, one per resulting
     position; ``[SoldierPlay((), position with the turn passed)]`` when
-    nothing can be played.  It gives what `searched_plays` gives."""
+    nothing can be played.  It gives the plays `searched_plays` gives: the
+    same resulting positions, each with a legal path, the larger die first
+    where both orders of two dice reach it (the order of the list and, among
+    several paths so ordered, which one stands are the generator's own)."""
     moves = dice_moves(dice)
     if len(moves) == 2:
         fast = two_dice_plays(position, *moves)

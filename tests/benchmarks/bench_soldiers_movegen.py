@@ -45,7 +45,10 @@ def soldiers_samples(count: int, seed: int) -> list[tuple[SoldiersPosition, Roll
     while len(out) < count:
         dice = (rng.randint(1, 6), rng.randint(1, 6))
         out.append((position, dice))
-        position = rng.choice(soldiers_plays(position, dice)).position
+        # in the order of the positions' texts: the sample does not depend
+        # on the order in which the generator lists the plays
+        found = sorted(soldiers_plays(position, dice), key=lambda play: play.position.text())
+        position = rng.choice(found).position
         if winner(position) is not None:
             position = start.with_turn(rng.randint(0, 1))
     return out

@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
-from engine.soldiers.movegen import SoldierPlay
+from engine.soldiers.army import GENERAL
+from engine.soldiers.movegen import (
+    SoldierPlay,
+    apply_step,
+    generals_at,
+    legal_steps,
+    position_of,
+    view,
+)
 from engine.soldiers.notation import find_play, format_play
 from engine.soldiers.plays import legal_plays
-from engine.soldiers.state import SoldiersPosition, parse_position
+from engine.soldiers.state import LONE_GUARD, SoldiersPosition, parse_position
 
 
 def pos(text: str) -> SoldiersPosition:
@@ -32,3 +40,38 @@ def after(text: str, dice: tuple[int, int], written: str) -> str:
 def side_text(text: str, side: int) -> str:
     """One side's half of a position text, without its ``W:``/``B:``."""
     return text.split("|")[side].split(":", 1)[1].strip()
+
+
+def legal_path(position: SoldiersPosition, play: SoldierPlay) -> bool:
+    """Whether the play's steps are a legal sequence from ``position`` (each
+    step among the board's legal steps for its die, the dice those of a
+    roll) that ends on the play's position and keeps the whole-play
+    conditions: no first attacker left alone on a guard, and a general
+    (when the side has one) further back than it began only if it hit."""
+    side = position.turn
+    dice = sorted((s.die for s in play.steps), reverse=True)
+    if len(dice) not in (0, 1, 2, 4) or (len(dice) == 4 and len(set(dice)) != 1):
+        return False
+    states = [view(position, side)]
+    for step in play.steps:
+        legal = (step.origin, step.cls, step.dest, step.effect)
+        following = []
+        for st in states:
+            if legal not in legal_steps(st, step.die):
+                continue
+            choices = generals_at(st, step.origin) if step.cls == GENERAL else [None]
+            following += [apply_step(st, *legal, general) for general in choices]
+        if not following:
+            return False
+        states = following
+    for st in states:
+        me, op, _, _, gens = st
+        attacker_alone = any(op[q] == LONE_GUARD and me[q] for q in range(1, 25))
+        retreated = any(now > begun and not hit for now, begun, hit in gens)
+        if (
+            not attacker_alone
+            and not retreated
+            and position_of(position, side, st) == play.position
+        ):
+            return True
+    return False

@@ -152,7 +152,8 @@ def test_the_cli_prints_every_play_with_its_canonical_position(
     assert out == plays_json(START_TEXT, (6, 5))
     plays = legal_plays(parse_position(START_TEXT), (6, 5))
     assert [p["notation"] for p in out] == [format_play(p) for p in plays]
-    assert {"notation": "K24/13", "position": plays[0].position.text()} in out
+    general_run = find_play(parse_position(START_TEXT), (6, 5), "K24/13")
+    assert {"notation": "K24/13", "position": general_run.position.text()} in out
     for entry in out:
         assert parse_position(entry["position"]).text() == entry["position"]
         assert entry["position"].endswith("| B")

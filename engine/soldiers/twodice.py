@@ -1,0 +1,438 @@
+"""Soldiers plays of two different dice without the search, where that is exact.
+
+Where
+
+- at most one checker of the mover is on the bar, and at least one (two
+  with none on the bar) of its free checkers stands outside its home, so
+  nothing can be borne off this turn (an entered checker lands outside),
+- it has at most one general (the retreat rule is about one checker), and
+- no opposing lone guard has one of its checkers on it (every first attack
+  is made this turn),
+
+a step reads and writes only the slots of its origin and destination (the
+opponent's bar only adds up, and no rule reads it).  A play is a first step
+(an entry when a checker is on the bar) and a second one, and it falls in
+one of two groups:
+
+- **apart**: the second step's points are not the first's.  The second step
+  is then a step of the start position (tabled once per die, with its change
+  to the board's key), played in either order with the same effects; and
+  the board tells the two steps apart, since the mover's checkers differ
+  from the start on exactly four slots (two classes moved between four
+  different slots).  So these plays are made straight from the pairs, one
+  per pair, larger die first, and never twice.
+- **together**: the second step leaves or lands on a point of the first (a
+  checker moving on, a point joined or freed, a guard's capture).  The
+  mover's checkers then differ from the start on at most three slots, so
+  no such board is an apart one; they are found by playing each first step
+  of either die and listing the other die's steps at its points, and kept
+  one per board (the larger die's order first).
+
+Whole-play conditions are checked per play: a first attacker on a guard
+must be followed by the capture, and the general may end further back than
+it began (the bar counts as furthest back) only if one of its steps hit.
+
+None when no play uses both dice (the forced-move rules then choose among
+single steps) or outside the positions above; `engine.soldiers.plays` then
+asks the search.  Plays come out one per resulting position, each with a
+legal path; which path stands for a play with two orders is the larger
+die's first where both reach it.
+"""
+
+from __future__ import annotations
+
+from itertools import compress
+from typing import Final
+
+from engine.rules.board import BAR, BLACK, WHITE
+from engine.soldiers.army import DRUID, GENERAL
+from engine.soldiers.movegen import (
+    _AT,
+    _MIRRORED,
+    _MOVABLE,
+    _MY_PIN,
+    _OP_PIN,
+    _SLOT,
+    ATTACK,
+    CAPTURE,
+    HIT,
+    HOME,
+    PIN,
+    PLAIN,
+    SoldierPlay,
+    SoldierStep,
+    _movable,
+    _new,
+    _set_free,
+    _set_pinned,
+    _set_position,
+    _set_steps,
+    _set_turn,
+    _step,
+)
+from engine.soldiers.state import LONE, LONE_GUARD, ONE, SoldiersPosition
+
+# One exact integer per board (as the other generators key theirs), counted
+# from the start: my slots, the opponent's shifted past them, both sides'
+# pins past those.
+_OP_SHIFT: Final = 800
+_PIN_SHIFT: Final = 1600
+_OP_AT: Final = tuple(tuple(v << _OP_SHIFT for v in row) for row in _AT)
+_OP_SLOT: Final = tuple(v << _OP_SHIFT for v in _SLOT)
+_MY_PIN_AT: Final = tuple(v << _PIN_SHIFT for v in _MY_PIN)
+_OP_PIN_AT: Final = tuple(v << _PIN_SHIFT for v in _OP_PIN)
+_BAR_SLOT: Final = _OP_SLOT[BAR]
+
+_Row = tuple[int, ...]
+# A step: origin, class, destination, effect.
+_Move = tuple[int, int, int, str]
+# How a step changes the board, for making the rows of an apart play:
+_MOVES_ONLY: Final = 0  # it moves a checker, nothing else
+_HITS_BLOT: Final = 1  # and sends a blot to the bar (freeing nothing)
+_OTHER: Final = 2  # pins, captures, frees or releases a checker
+# A tabled step: origin, class, destination, effect, its points as bits,
+# its kind (above), whether it may end a play (no first attack, no retreat
+# of the general without a hit), and the step object.
+_Entry = tuple[int, int, int, str, int, int, bool, SoldierStep]
+
+
+def _do(
+    me: list[int],
+    op: list[int],
+    pm: list[int],
+    po: list[int],
+    o: int,
+    cls: int,
+    d: int,
+    effect: str,
+) -> tuple[int, int, int, int]:
+    """Play a legal step on the slots: its change to the key, and what
+    `_undo` needs (the pin released, the value hit or pinned, my checker freed)."""
+    one = ONE[cls]
+    me[o] -= one
+    k = _AT[cls][d] - _AT[cls][o]
+    released = hit_value = freed = 0
+    if o != BAR and not me[o] and po[o]:  # my last checker leaves: the pinned one is free
+        released = po[o]
+        op[o] += ONE[released - 1]
+        k += _OP_AT[released - 1][o] - released * _OP_PIN_AT[o]
+        po[o] = 0
+    if effect is HIT or effect is CAPTURE:
+        hit_value = op[d]
+        op[BAR] += hit_value
+        op[d] = 0
+        k += hit_value * (_BAR_SLOT - _OP_SLOT[d])
+        freed = pm[d]
+        if freed:  # my checker held there is free
+            me[d] += ONE[freed - 1]
+            k += _AT[freed - 1][d] - freed * _MY_PIN_AT[d]
+            pm[d] = 0
+    elif effect is PIN:
+        hit_value = op[d]
+        po[d] = LONE[hit_value] + 1
+        k += po[d] * _OP_PIN_AT[d] - hit_value * _OP_SLOT[d]
+        op[d] = 0
+    me[d] += one
+    return k, released, hit_value, freed
+
+
+def _undo(
+    me: list[int],
+    op: list[int],
+    pm: list[int],
+    po: list[int],
+    o: int,
+    cls: int,
+    d: int,
+    effect: str,
+    done: tuple[int, int, int, int],
+) -> None:
+    _, released, hit_value, freed = done
+    me[d] -= ONE[cls]
+    if effect is HIT or effect is CAPTURE:
+        op[d] = hit_value
+        op[BAR] -= hit_value
+        if freed:
+            me[d] -= ONE[freed - 1]
+            pm[d] = freed
+    elif effect is PIN:
+        op[d] = hit_value
+        po[d] = 0
+    if released:
+        op[o] -= ONE[released - 1]
+        po[o] = released
+    me[o] += ONE[cls]
+
+
+def _moves(
+    me: list[int], op: list[int], pm: list[int], die: int, origins: list[int]
+) -> list[_Move]:
+    """The steps of ``die`` from ``origins`` on the board as it stands (the
+    bar among them enters; nothing is borne off this turn)."""
+    out: list[_Move] = []
+    movable_of = _MOVABLE[die & 1]
+    for o in origins:
+        v = me[o]
+        if not v or (o != BAR and op[o] == LONE_GUARD and v % 31 == 1):
+            continue  # nothing there, or a first attacker waiting for the second
+        movable = movable_of.get(v)
+        if movable is None:
+            movable = movable_of[v] = _movable(v, die & 1)
+        d = o - die
+        if d < 1:
+            other = druid = None
+        else:
+            w = op[d]
+            if not w:
+                other = druid = PLAIN
+            elif w % 31 >= 2:
+                other = druid = None
+            elif w == LONE_GUARD:
+                other, druid = (CAPTURE if me[d] else ATTACK), None
+            else:
+                other, druid = HIT, (None if pm[d] else PIN)
+        for cls in movable:
+            effect = druid if cls == DRUID else other
+            if effect is not None:
+                out.append((o, cls, d, effect))
+            if cls == GENERAL and o != BAR and o + die <= 24:
+                b = o + die
+                w = op[b]
+                if not w:
+                    out.append((o, cls, b, PLAIN))
+                elif w % 31 < 2:
+                    if w == LONE_GUARD:
+                        out.append((o, cls, b, CAPTURE if me[b] else ATTACK))
+                    else:
+                        out.append((o, cls, b, HIT))
+    return out
+
+
+_POINTS: Final = list(range(24, 0, -1))
+
+
+def two_dice_plays(position: SoldiersPosition, a: int, b: int) -> list[SoldierPlay] | None:
+    """The legal plays of dice ``a > b`` (see the module), or None."""
+    side = position.turn
+    me0 = position.free[side]
+    bar = me0[BAR]
+    # a slot's value mod 31 is its count; nothing may be borne off this turn
+    outside = sum(me0[HOME + 1 : BAR]) % 31
+    if outside < (1 if bar else 2) or bar % 31 > 1:
+        return None
+    pm0 = position.pinned[side]
+    generals = (sum(me0[1:]) & 31) + pm0.count(GENERAL + 1)  # GENERAL is class 0
+    if generals > 1:
+        return None
+    general = 0
+    if generals:  # where the only one began: on the bar (25) it may end anywhere
+        general = next((q for q in compress(range(1, BAR + 1), me0[1:]) if me0[q] & 31), 0)
+        if not general:
+            general = pm0.index(GENERAL + 1)
+    their_free, their_pins = position.free[1 - side], position.pinned[1 - side]
+    op0 = _MIRRORED(their_free)
+    if LONE_GUARD in op0 and any(op0[q] == LONE_GUARD and me0[q] for q in range(1, BAR)):
+        return None
+    po0 = _MIRRORED(their_pins)
+    me, op, pm, po = list(me0), list(op0), list(pm0), list(po0)
+
+    def table(moves: list[_Move], die: int) -> list[_Entry]:
+        out: list[_Entry] = []
+        for o, cls, d, effect in moves:
+            if effect is PLAIN and not (o != BAR and po[o] and me[o] == ONE[cls]):
+                kind = _MOVES_ONLY
+            elif effect is HIT and not pm[d] and not (o != BAR and po[o] and me[o] == ONE[cls]):
+                kind = _HITS_BLOT
+            else:
+                kind = _OTHER
+            ends = effect is not ATTACK and (
+                cls != GENERAL or d <= general or effect is HIT or effect is CAPTURE
+            )
+            out.append(
+                (o, cls, d, effect, 1 << o | 1 << d, kind, ends, _step(o, d, die, cls, effect))
+            )
+        return out
+
+    # The second steps of an apart play: the start's steps without the bar's
+    # checker (with one there, the first step enters it).
+    me[BAR] = 0
+    seconds_a = table(_moves(me, op, pm, a, _POINTS), a)
+    seconds_b = table(_moves(me, op, pm, b, _POINTS), b)
+    me[BAR] = bar
+    if bar:
+        firsts_a = table(_moves(me, op, pm, a, [BAR]), a)
+        firsts_b = table(_moves(me, op, pm, b, [BAR]), b)
+    else:
+        firsts_a, firsts_b = seconds_a, seconds_b
+
+    plays: list[SoldierPlay] = []
+    add = plays.append
+    white = side == WHITE
+    turn = BLACK if white else WHITE
+    same_pins = (pm0, their_pins) if white else (their_pins, pm0)
+    row = list(me0)
+    hit_rows: dict[int, _Row] = {}  # the opponent's row by the points hit (blots only)
+    new, set_free, set_pinned, set_turn, set_steps, set_position = (
+        _new,
+        _set_free,
+        _set_pinned,
+        _set_turn,
+        _set_steps,
+        _set_position,
+    )
+
+    def slow(first: _Entry, second: _Entry) -> None:
+        """An apart play with a step that pins, captures, frees or releases."""
+        done1 = _do(me, op, pm, po, *first[:4])
+        done2 = _do(me, op, pm, po, *second[:4])
+        mine, theirs = tuple(me), _MIRRORED(op)
+        my_pins, pins = tuple(pm), _MIRRORED(po)
+        _undo(me, op, pm, po, *second[:4], done2)
+        _undo(me, op, pm, po, *first[:4], done1)
+        built = new(SoldiersPosition)  # the opponent to move
+        set_free(built, (mine, theirs) if white else (theirs, mine))
+        set_pinned(built, (my_pins, pins) if white else (pins, my_pins))
+        set_turn(built, turn)
+        play = new(SoldierPlay)
+        set_steps(play, (first[7], second[7]))
+        set_position(play, built)
+        add(play)
+
+    def apart(firsts: list[_Entry], seconds: list[_Entry]) -> None:
+        for first in firsts:
+            o1, c1, d1, _, mask1, kind1, ends1, step1 = first
+            if not ends1:
+                continue  # a first attack, or a retreat without a hit: not apart
+            one1 = ONE[c1]
+            row[o1] -= one1
+            row[d1] += one1
+            for second in seconds:
+                o2, c2, d2, _, mask2, kind2, ends2, step2 = second
+                if mask2 & mask1 or not ends2:
+                    continue
+                if kind1 is _OTHER or kind2 is _OTHER:
+                    slow(first, second)
+                    continue
+                one2 = ONE[c2]
+                row[o2] -= one2
+                row[d2] += one2
+                mine = tuple(row)
+                row[o2] += one2
+                row[d2] -= one2
+                if kind1 or kind2:  # blots hit: the opponent's row less them
+                    hits = (kind1 << d1) | (kind2 << d2)
+                    theirs = hit_rows.get(hits)
+                    if theirs is None:
+                        changed = list(their_free)
+                        for q in (d1, d2):
+                            if hits >> q & 1:
+                                changed[BAR] += changed[25 - q]
+                                changed[25 - q] = 0
+                        theirs = hit_rows[hits] = tuple(changed)
+                else:
+                    theirs = their_free
+                built = new(SoldiersPosition)  # the opponent to move
+                set_free(built, (mine, theirs) if white else (theirs, mine))
+                set_pinned(built, same_pins)
+                set_turn(built, turn)
+                play = new(SoldierPlay)
+                set_steps(play, (step1, step2))
+                set_position(play, built)
+                add(play)
+            row[o1] += one1
+            row[d1] -= one1
+
+    apart(firsts_a, seconds_b)
+    if bar:
+        apart(firsts_b, seconds_a)
+
+    # Together: the second step leaves or lands on a point of the first.
+    # Board key -> steps and rows (mine, the opponent's in its numbering,
+    # the pin rows in white's-first order).
+    together: dict[int, tuple[tuple[SoldierStep, SoldierStep], _Row, _Row, tuple[_Row, _Row]]] = {}
+    at = _AT
+
+    def follow(firsts: list[_Entry], die: int, second_pass: bool) -> None:
+        for first in firsts:
+            o1, c1, d1, e1, _, kind1, _, step1 = first
+            done1 = _do(me, op, pm, po, o1, c1, d1, e1)
+            key1 = done1[0]
+            # the rows other than mine when the second step only moves a checker
+            rows: tuple[_Row, tuple[_Row, _Row]] | None = (
+                (their_free, same_pins) if kind1 is _MOVES_ONLY else None
+            )
+            # From the first step's points, onto its landing from a die
+            # above, or the general's backward step onto one of them.  A
+            # step onto the point the first one left is the other order of
+            # a chain through that point (the other pass plays it), unless
+            # the first step freed a checker there; and in the second pass
+            # a step from the first one's origin is the first pass's pair.
+            near = [d1] if second_pass and not bar else [o1, d1]
+            if d1 + die <= 24:
+                near.append(d1 + die)
+            if done1[1] and o1 + die <= 24:
+                near.append(o1 + die)
+            for q in (o1 - die, d1 - die):
+                if 0 < q <= 24 and me[q] & 31:  # GENERAL is class 0
+                    near.append(q)
+            attacked = e1 is ATTACK
+            general1 = c1 == GENERAL
+            back1 = general1 and d1 > general and not (e1 is HIT or e1 is CAPTURE)
+            for o2, c2, d2, e2 in _moves(me, op, pm, die, near):
+                if o2 != o1 and o2 != d1 and d2 != o1 and d2 != d1:
+                    continue  # apart: made above
+                if (attacked and (e2 is not CAPTURE or d2 != d1)) or e2 is ATTACK:
+                    continue  # a first attacker left alone
+                if c2 == GENERAL:
+                    if d2 > general and not (
+                        e2 is HIT or e2 is CAPTURE or (general1 and (e1 is HIT or e1 is CAPTURE))
+                    ):
+                        continue  # the general behind its start without a hit
+                elif back1:
+                    continue
+                one2 = ONE[c2]
+                if e2 is PLAIN and not (po[o2] and me[o2] == one2):
+                    # it only moves a checker: the key first, the rows if new
+                    key = key1 + at[c2][d2] - at[c2][o2]
+                    if key in together:
+                        continue
+                    me[o2] -= one2
+                    me[d2] += one2
+                    mine = tuple(me)
+                    me[o2] += one2
+                    me[d2] -= one2
+                    if rows is None:
+                        my_pins, pins = tuple(pm), _MIRRORED(po)
+                        rows = (
+                            _MIRRORED(op),
+                            (my_pins, pins) if white else (pins, my_pins),
+                        )
+                    together[key] = ((step1, _step(o2, d2, die, c2, e2)), mine, *rows)
+                    continue
+                done2 = _do(me, op, pm, po, o2, c2, d2, e2)
+                key = key1 + done2[0]
+                if key not in together:
+                    my_pins, pins = tuple(pm), _MIRRORED(po)
+                    together[key] = (
+                        (step1, _step(o2, d2, die, c2, e2)),
+                        tuple(me),
+                        _MIRRORED(op),
+                        (my_pins, pins) if white else (pins, my_pins),
+                    )
+                _undo(me, op, pm, po, o2, c2, d2, e2, done2)
+            _undo(me, op, pm, po, o1, c1, d1, e1, done1)
+
+    follow(firsts_a, b, False)
+    follow(firsts_b, a, True)
+    for steps, mine, theirs, pinned in together.values():
+        built = new(SoldiersPosition)  # the opponent to move
+        set_free(built, (mine, theirs) if white else (theirs, mine))
+        set_pinned(built, same_pins if pinned == same_pins else pinned)
+        set_turn(built, turn)
+        play = new(SoldierPlay)
+        set_steps(play, steps)
+        set_position(play, built)
+        add(play)
+    if not plays:
+        return None  # no play uses both dice: the forced-move rules choose
+    return plays
