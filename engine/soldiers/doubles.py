@@ -61,8 +61,10 @@ from engine.soldiers.movegen import (
     _EFFECT_CODE,
     _MIRRORED,
     _MOVABLE,
-    _MY_PIN,
-    _OP_PIN,
+    _MY_PIN_AT,
+    _OP_AT,
+    _OP_PIN_AT,
+    _OP_SLOT,
     _SLOT,
     ATTACK,
     CAPTURE,
@@ -83,14 +85,8 @@ from engine.soldiers.movegen import (
 )
 from engine.soldiers.state import LONE, LONE_GUARD, ONE, SoldiersPosition
 
-# One exact integer per board, as in `engine.soldiers.twodice`: my slots,
-# the opponent's slots shifted past them, both sides' pins past those.
-_OP_SHIFT: Final = 800
-_PIN_SHIFT: Final = 1600
-_OP_AT: Final = tuple(tuple(v << _OP_SHIFT for v in row) for row in _AT)
-_OP_SLOT: Final = tuple(v << _OP_SHIFT for v in _SLOT)
-_MY_PIN_AT: Final = tuple(v << _PIN_SHIFT for v in _MY_PIN)
-_OP_PIN_AT: Final = tuple(v << _PIN_SHIFT for v in _OP_PIN)
+# One exact integer per board (`engine.soldiers.movegen`'s three keys packed
+# in one): my slots, the opponent's past them, both sides' pins past those.
 _FULL: Final = 4
 _NO_RANK: Final = 1 << 16  # above every rank: nothing is cut after the start or an entry
 _BAR_ONLY: Final = (BAR,)

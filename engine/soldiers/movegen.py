@@ -26,12 +26,11 @@ dice.  Bearing off the side's last checker counts as using every die.
 Results are kept one per resulting position, in the search's order (larger
 die first, origins from the back).  Two different dice mostly skip the
 search: `engine.soldiers.twodice` makes the plays from the position's own
-steps where that is exact (three positions in four) and gives the same
-plays.  Doubles mostly go through `engine.soldiers.doubles`, which walks
+steps where that is exact (most positions) and gives the same plays.  Doubles mostly go through `engine.soldiers.doubles`, which walks
 this search's tree in its order with less bookkeeping (no visited set, no
 step memo, one integer key, rows built only for whole plays); the search
-keeps the rest (bear-offs of two dice, two checkers on the bar, several
-generals, plays short of every die).  tests/benchmarks/bench_soldiers_movegen.py
+keeps the rest (two checkers on the bar, several generals, plays short of
+every die).  tests/benchmarks/bench_soldiers_movegen.py
 times `legal_plays` against short nardy's generator on random game positions.
 """
 
@@ -348,6 +347,15 @@ _AT: Final = tuple(tuple(ONE[c] << (30 * q) for q in range(SLOTS)) for c in rang
 _SLOT: Final = tuple(1 << (30 * q) for q in range(SLOTS))
 _MY_PIN: Final = tuple(1 << (3 * q) for q in range(SLOTS))
 _OP_PIN: Final = tuple(1 << (3 * (SLOTS + q)) for q in range(SLOTS))
+# The fast generators pack those three integers into one: each stays below
+# 2**800 (26 slots of 30 bits, or 52 pins of 3), so the opponent's part is
+# shifted past mine and the pins past both, and equal sums are equal boards.
+_OP_SHIFT: Final = 800
+_PIN_SHIFT: Final = 1600
+_OP_AT: Final = tuple(tuple(v << _OP_SHIFT for v in row) for row in _AT)
+_OP_SLOT: Final = tuple(v << _OP_SHIFT for v in _SLOT)
+_MY_PIN_AT: Final = tuple(v << _PIN_SHIFT for v in _MY_PIN)
+_OP_PIN_AT: Final = tuple(v << _PIN_SHIFT for v in _OP_PIN)
 _NO_LAST: Final = (1 << 16, 0, 0, 0, PLAIN)  # above every rank: nothing is cut after it
 _Rows = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 _Found = tuple[int, int, tuple[SoldierStep, ...], _Rows | None]
