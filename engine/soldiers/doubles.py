@@ -732,25 +732,35 @@ def doubles_plays(position: SoldiersPosition, die: int) -> list[SoldierPlay] | N
     if best[0] < _FULL:
         return None
     plays: list[SoldierPlay] = []
+    add = plays.append
     # plays that change no pin share the position's own pair of pin rows
-    same_pins = (pm0, their_pins) if side == WHITE else (their_pins, pm0)
+    white = side == WHITE
+    turn = BLACK if white else WHITE
+    same_pins = (pm0, their_pins) if white else (their_pins, pm0)
+    # bound once: this loop makes every play (thousands a second)
+    new, set_free, set_pinned, set_turn, set_steps, set_position = (
+        _new,
+        _set_free,
+        _set_pinned,
+        _set_turn,
+        _set_steps,
+        _set_position,
+    )
     for found in results.values():
         if isinstance(found, int):
-            continue
+            continue  # a shorter play's place, kept while no whole play was known
         steps, mine, theirs, my_pins, pins = found
-        built = _new(SoldiersPosition)  # the opponent to move
-        if side == WHITE:
-            _set_free(built, (mine, theirs))
-            _set_pinned(built, same_pins if pins is their_pins else (my_pins, pins))
-            _set_turn(built, BLACK)
+        built = new(SoldiersPosition)  # the opponent to move
+        if pins is their_pins:
+            set_pinned(built, same_pins)
         else:
-            _set_free(built, (theirs, mine))
-            _set_pinned(built, same_pins if pins is their_pins else (pins, my_pins))
-            _set_turn(built, WHITE)
-        play = _new(SoldierPlay)
-        _set_steps(play, steps)
-        _set_position(play, built)
-        plays.append(play)
+            set_pinned(built, (my_pins, pins) if white else (pins, my_pins))
+        set_free(built, (mine, theirs) if white else (theirs, mine))
+        set_turn(built, turn)
+        play = new(SoldierPlay)
+        set_steps(play, steps)
+        set_position(play, built)
+        add(play)
     return plays
 
 

@@ -617,7 +617,51 @@ def winner(position: SoldiersPosition) -> int | None:
     return None
 
 
-# At the end: the shortcut builds on this module's step lists and results.
+# At the end: the fast generators build on this module's step lists and keys.
+_BAR_SLOT: Final = _OP_SLOT[BAR]
+
+
+def do_step(
+    me: list[int],
+    op: list[int],
+    pm: list[int],
+    po: list[int],
+    o: int,
+    cls: int,
+    d: int,
+    effect: str,
+) -> tuple[int, int, int, int]:
+    """Play a legal step on the slot lists: its change to the packed board
+    key (`_OP_AT` and the rest), and what `undo_step` needs (the pin
+    released, the value hit or pinned, my checker freed)."""
+    one = ONE[cls]
+    me[o] -= one
+    k = _AT[cls][d] - _AT[cls][o]
+    released = hit_value = freed = 0
+    if o != BAR and not me[o] and po[o]:  # my last checker leaves: the pinned one is free
+        released = po[o]
+        op[o] += ONE[released - 1]
+        k += _OP_AT[released - 1][o] - released * _OP_PIN_AT[o]
+        po[o] = 0
+    if effect is HIT or effect is CAPTURE:
+        hit_value = op[d]
+        op[BAR] += hit_value
+        op[d] = 0
+        k += hit_value * (_BAR_SLOT - _OP_SLOT[d])
+        freed = pm[d]
+        if freed:  # my checker held there is free
+            me[d] += ONE[freed - 1]
+            k += _AT[freed - 1][d] - freed * _MY_PIN_AT[d]
+            pm[d] = 0
+    elif effect is PIN:
+        hit_value = op[d]
+        po[d] = LONE[hit_value] + 1
+        k += po[d] * _OP_PIN_AT[d] - hit_value * _OP_SLOT[d]
+        op[d] = 0
+    me[d] += one
+    return k, released, hit_value, freed
+
+
 def undo_step(
     me: list[int],
     op: list[int],

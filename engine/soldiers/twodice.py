@@ -56,10 +56,6 @@ from engine.soldiers.movegen import (
     _AT,
     _MIRRORED,
     _MOVABLE,
-    _MY_PIN_AT,
-    _OP_AT,
-    _OP_PIN_AT,
-    _OP_SLOT,
     ATTACK,
     CAPTURE,
     HIT,
@@ -77,13 +73,10 @@ from engine.soldiers.movegen import (
     _set_turn,
     _step,
     _steps,
+    do_step,
     undo_step,
 )
-from engine.soldiers.state import LONE, LONE_GUARD, ONE, SoldiersPosition
-
-# One exact integer per board (`engine.soldiers.movegen`'s keys packed in
-# one), counted from the start.
-_BAR_SLOT: Final = _OP_SLOT[BAR]
+from engine.soldiers.state import LONE_GUARD, ONE, SoldiersPosition
 
 _Row = tuple[int, ...]
 # How a step changes the board, for making the rows of an apart play:
@@ -98,46 +91,6 @@ _Move = tuple[int, int, int, str]
 _Entry = tuple[int, int, int, str, int, int, bool, SoldierStep]
 
 
-def _do(
-    me: list[int],
-    op: list[int],
-    pm: list[int],
-    po: list[int],
-    o: int,
-    cls: int,
-    d: int,
-    effect: str,
-) -> tuple[int, int, int, int]:
-    """Play a legal step on the slots: its change to the key, and what
-    `_undo` needs (the pin released, the value hit or pinned, my checker freed)."""
-    one = ONE[cls]
-    me[o] -= one
-    k = _AT[cls][d] - _AT[cls][o]
-    released = hit_value = freed = 0
-    if o != BAR and not me[o] and po[o]:  # my last checker leaves: the pinned one is free
-        released = po[o]
-        op[o] += ONE[released - 1]
-        k += _OP_AT[released - 1][o] - released * _OP_PIN_AT[o]
-        po[o] = 0
-    if effect is HIT or effect is CAPTURE:
-        hit_value = op[d]
-        op[BAR] += hit_value
-        op[d] = 0
-        k += hit_value * (_BAR_SLOT - _OP_SLOT[d])
-        freed = pm[d]
-        if freed:  # my checker held there is free
-            me[d] += ONE[freed - 1]
-            k += _AT[freed - 1][d] - freed * _MY_PIN_AT[d]
-            pm[d] = 0
-    elif effect is PIN:
-        hit_value = op[d]
-        po[d] = LONE[hit_value] + 1
-        k += po[d] * _OP_PIN_AT[d] - hit_value * _OP_SLOT[d]
-        op[d] = 0
-    me[d] += one
-    return k, released, hit_value, freed
-
-
 def _undo(
     me: list[int],
     op: list[int],
@@ -149,7 +102,7 @@ def _undo(
     effect: str,
     done: tuple[int, int, int, int],
 ) -> None:
-    """Take back a step `_do` played (``done``: what it returned)."""
+    """Take back a step `do_step` played (``done``: what it returned)."""
     undo_step(me, op, pm, po, o, cls, d, effect, done[1], done[2], done[3])
 
 
@@ -272,8 +225,8 @@ def two_dice_plays(position: SoldiersPosition, a: int, b: int) -> list[SoldierPl
 
     def slow(first: _Entry, second: _Entry) -> None:
         """An apart play with a step that pins, captures, frees or releases."""
-        done1 = _do(me, op, pm, po, *first[:4])
-        done2 = _do(me, op, pm, po, *second[:4])
+        done1 = do_step(me, op, pm, po, *first[:4])
+        done2 = do_step(me, op, pm, po, *second[:4])
         mine, theirs = tuple(me), _MIRRORED(op)
         my_pins, pins = tuple(pm), _MIRRORED(po)
         _undo(me, op, pm, po, *second[:4], done2)
@@ -344,7 +297,7 @@ def two_dice_plays(position: SoldiersPosition, a: int, b: int) -> list[SoldierPl
     def follow(firsts: list[_Entry], die: int, second_pass: bool) -> None:
         for first in firsts:
             o1, c1, d1, e1, _, kind1, _, step1 = first
-            done1 = _do(me, op, pm, po, o1, c1, d1, e1)
+            done1 = do_step(me, op, pm, po, o1, c1, d1, e1)
             key1 = done1[0]
             # the rows other than mine when the second step only moves a checker
             rows: tuple[_Row, tuple[_Row, _Row]] | None = (
@@ -398,7 +351,7 @@ def two_dice_plays(position: SoldiersPosition, a: int, b: int) -> list[SoldierPl
                         )
                     together[key] = ((step1, _step(o2, d2, die, c2, e2)), mine, *rows)
                     continue
-                done2 = _do(me, op, pm, po, o2, c2, d2, e2)
+                done2 = do_step(me, op, pm, po, o2, c2, d2, e2)
                 key = key1 + done2[0]
                 if key not in together:
                     my_pins, pins = tuple(pm), _MIRRORED(po)
@@ -485,14 +438,14 @@ def _bearing_off(
 
     for first_die, second_die in ((a, b), (b, a)):
         for o1, c1, d1, e1, _ in _steps(me, op, pm, first_die):
-            done1 = _do(me, op, pm, po, o1, c1, d1, e1)
+            done1 = do_step(me, op, pm, po, o1, c1, d1, e1)
             step1 = _step(o1, d1, first_die, c1, e1)
             if me[0] % 31 == CHECKERS:  # the last checker off: every die is used
                 if valid(((o1, c1, d1, e1),)):
                     keep(done1[0], (step1,))
             else:
                 for o2, c2, d2, e2, _ in _steps(me, op, pm, second_die):
-                    done2 = _do(me, op, pm, po, o2, c2, d2, e2)
+                    done2 = do_step(me, op, pm, po, o2, c2, d2, e2)
                     if valid(((o1, c1, d1, e1), (o2, c2, d2, e2))):
                         keep(done1[0] + done2[0], (step1, _step(o2, d2, second_die, c2, e2)))
                     _undo(me, op, pm, po, o2, c2, d2, e2, done2)

@@ -104,7 +104,39 @@ def main(argv: list[str] | None = None) -> int:
     print(f"engine.movegen.legal_plays:  {per_theirs:8.4f} ms per position (short)")
     verdict = "goal met" if ratio <= GOAL else "above goal"
     print(f"ratio: {ratio:.2f}x short nardy's time ({verdict}; goal at most {GOAL:g}x)")
+    by_roll(soldiers, short, args.rounds)
     return 0
+
+
+def by_roll(
+    soldiers: list[tuple[SoldiersPosition, Roll]],
+    short: list[tuple[Position, int, Roll]],
+    rounds: int,
+) -> None:
+    """Where the time goes: each side's doubles and other rolls timed apart
+    (best of the rounds), with their plays per position and time per play."""
+    for doubles in (False, True):
+        ours = [(p, d) for p, d in soldiers if (d[0] == d[1]) is doubles]
+        theirs = [(p, s, d) for p, s, d in short if (d[0] == d[1]) is doubles]
+        our_plays = sum(len(soldiers_plays(p, d)) for p, d in ours)
+        their_plays = sum(len(short_plays(SHORT, p, s, d)) for p, s, d in theirs)
+        our_time = their_time = float("inf")
+        for _ in range(rounds):
+            started = time.process_time()
+            for position, dice in ours:
+                soldiers_plays(position, dice)
+            our_time = min(our_time, time.process_time() - started)
+            started = time.process_time()
+            for position, side, dice in theirs:
+                short_plays(SHORT, position, side, dice)
+            their_time = min(their_time, time.process_time() - started)
+        name = "doubles" if doubles else "two dice"
+        print(
+            f"{name:8}: Soldiers {len(ours)} positions, {our_plays / len(ours):5.1f} plays each, "
+            f"{our_time / our_plays * 1e6:4.1f} us a play; short {len(theirs)} positions, "
+            f"{their_plays / len(theirs):5.1f} plays each, {their_time / their_plays * 1e6:4.1f} us "
+            f"a play; {our_time / len(ours) / (their_time / len(theirs)):.2f}x per position"
+        )
 
 
 if __name__ == "__main__":

@@ -49,8 +49,9 @@ def legal_path(position: SoldiersPosition, play: SoldierPlay) -> bool:
     conditions: no first attacker left alone on a guard, and a general
     (when the side has one) further back than it began only if it hit."""
     side = position.turn
-    dice = sorted((s.die for s in play.steps), reverse=True)
-    if len(dice) not in (0, 1, 2, 4) or (len(dice) == 4 and len(set(dice)) != 1):
+    dice = [s.die for s in play.steps]
+    # two dice, or up to four equal ones (fewer when the last checker is off)
+    if len(dice) > 4 or (len(dice) > 2 and len(set(dice)) != 1):
         return False
     states = [view(position, side)]
     for step in play.steps:
