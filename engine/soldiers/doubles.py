@@ -57,6 +57,7 @@ from engine.rules.board import BAR, BLACK, OFF, WHITE
 from engine.soldiers.army import CHECKERS, DRUID, GENERAL
 from engine.soldiers.movegen import (
     _AT,
+    _BUILDERS,
     _BY_RANK,
     _EFFECT_CODE,
     _MIRRORED,
@@ -75,12 +76,6 @@ from engine.soldiers.movegen import (
     SoldierPlay,
     SoldierStep,
     _movable,
-    _new,
-    _set_free,
-    _set_pinned,
-    _set_position,
-    _set_steps,
-    _set_turn,
     _step,
 )
 from engine.soldiers.state import LONE, LONE_GUARD, ONE, SoldiersPosition
@@ -738,14 +733,7 @@ def doubles_plays(position: SoldiersPosition, die: int) -> list[SoldierPlay] | N
     turn = BLACK if white else WHITE
     same_pins = (pm0, their_pins) if white else (their_pins, pm0)
     # bound once: this loop makes every play (thousands a second)
-    new, set_free, set_pinned, set_turn, set_steps, set_position = (
-        _new,
-        _set_free,
-        _set_pinned,
-        _set_turn,
-        _set_steps,
-        _set_position,
-    )
+    new, set_free, set_pinned, set_turn, set_steps, set_position = _BUILDERS
     for found in results.values():
         if isinstance(found, int):
             continue  # a shorter play's place, kept while no whole play was known

@@ -120,6 +120,8 @@ _set_pinned = vars(SoldiersPosition)["pinned"].__set__
 _set_turn = vars(SoldiersPosition)["turn"].__set__
 _set_steps = vars(SoldierPlay)["steps"].__set__
 _set_position = vars(SoldierPlay)["position"].__set__
+# all of them, for a loop that makes plays to bind as locals in one line
+_BUILDERS: Final = (_new, _set_free, _set_pinned, _set_turn, _set_steps, _set_position)
 
 # Steps are immutable: each distinct one is built once and shared.
 _STEPS: dict[tuple[int, int, int, int, str], SoldierStep] = {}

@@ -54,6 +54,7 @@ from engine.rules.board import BAR, BLACK, WHITE
 from engine.soldiers.army import CHECKERS, DRUID, GENERAL
 from engine.soldiers.movegen import (
     _AT,
+    _BUILDERS,
     _MIRRORED,
     _MOVABLE,
     ATTACK,
@@ -214,14 +215,7 @@ def two_dice_plays(position: SoldiersPosition, a: int, b: int) -> list[SoldierPl
     same_pins = (pm0, their_pins) if white else (their_pins, pm0)
     row = list(me0)
     hit_rows: dict[int, _Row] = {}  # the opponent's row by the points hit (blots only)
-    new, set_free, set_pinned, set_turn, set_steps, set_position = (
-        _new,
-        _set_free,
-        _set_pinned,
-        _set_turn,
-        _set_steps,
-        _set_position,
-    )
+    new, set_free, set_pinned, set_turn, set_steps, set_position = _BUILDERS
 
     def slow(first: _Entry, second: _Entry) -> None:
         """An apart play with a step that pins, captures, frees or releases."""
