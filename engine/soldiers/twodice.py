@@ -15,8 +15,8 @@ opponent's bar only adds up, and no rule reads it).  A play is a first step
 one of two groups:
 
 - **apart**: the second step's points are not the first's.  The second step
-  is then a step of the start position (tabled once per die, with its change
-  to the board's key), played in either order with the same effects; and
+  is then a step of the start position (tabled once per die), played in
+  either order with the same effects; and
   the board tells the two steps apart, since the mover's checkers differ
   from the start on exactly four slots (two classes moved between four
   different slots).  So these plays are made straight from the pairs, one
