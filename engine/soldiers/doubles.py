@@ -77,6 +77,8 @@ from engine.soldiers.movegen import (
     SoldierStep,
     _movable,
     _step,
+    do_step,
+    undo_step,
 )
 from engine.soldiers.state import LONE, LONE_GUARD, ONE, SoldiersPosition
 
@@ -245,8 +247,10 @@ def doubles_plays(position: SoldiersPosition, die: int) -> list[SoldierPlay] | N
                         add((o, cls, b, effect, rank))
         child = node if left > 2 else last
         for o, cls, d, effect, rank in found:
+            # step: leave o (freeing a checker pinned under my last one
+            # there); written out here, the walk's hottest loop, rather than
+            # calling movegen.do_step (which the rarer steps below call)
             one = one_of[cls]
-            # step: leave o (freeing a checker pinned under my last one there)
             me[o] -= one
             k = key - at[cls][o] + at[cls][d]
             released = hit_value = freed = 0
@@ -287,21 +291,7 @@ def doubles_plays(position: SoldiersPosition, die: int) -> list[SoldierPlay] | N
                 1 if hit and cls == GENERAL else g_hit,
                 changed + (released or effect is not PLAIN),
             )
-            # take the step back
-            me[d] -= one
-            if hit:
-                op[d] = hit_value
-                op[BAR] -= hit_value
-                if freed:
-                    me[d] -= one_of[freed - 1]
-                    pm[d] = freed
-            elif effect is PIN:
-                op[d] = hit_value
-                po[d] = 0
-            if released:
-                op[o] -= one_of[released - 1]
-                po[o] = released
-            me[o] += one
+            undo_step(me, op, pm, po, o, cls, d, effect, released, hit_value, freed)
 
     def last(
         left: int,
@@ -508,32 +498,9 @@ def doubles_plays(position: SoldiersPosition, die: int) -> list[SoldierPlay] | N
     ) -> None:
         """A last step that may hit, pin, capture or free a checker (or a
         general's backward step): stepped on the slots, then taken back."""
-        one = one_of[cls]
-        me[o] -= one
-        k = key - at[cls][o] + at[cls][d]
-        released = hit_value = freed = 0
-        if not me[o] and po[o]:
-            released = po[o]
-            op[o] += one_of[released - 1]
-            k += op_at[released - 1][o] - released * op_pin_at[o]
-            po[o] = 0
+        done = do_step(me, op, pm, po, o, cls, d, effect)
+        k = key + done[0]
         hit = effect is HIT or effect is CAPTURE
-        if hit:
-            hit_value = op[d]
-            op[BAR] += hit_value
-            op[d] = 0
-            k += hit_value * (bar_slot - op_slot[d])
-            freed = pm[d]
-            if freed:
-                me[d] += one_of[freed - 1]
-                k += at[freed - 1][d] - freed * my_pin_at[d]
-                pm[d] = 0
-        elif effect is PIN:
-            hit_value = op[d]
-            po[d] = LONE[hit_value] + 1
-            k += po[d] * op_pin_at[d] - hit_value * op_slot[d]
-            op[d] = 0
-        me[d] += one
         old = results.get(k)
         if old is None or old.__class__ is int:
             left_attacks = attacks - (effect is CAPTURE)
@@ -547,20 +514,7 @@ def doubles_plays(position: SoldiersPosition, die: int) -> list[SoldierPlay] | N
                     step = by_rank[code] = _step(o, d, die, cls, effect)
                 results[k] = ((*path, step), tuple(me), _MIRRORED(op), tuple(pm), _MIRRORED(po))
         # take the step back
-        me[d] -= one
-        if hit:
-            op[d] = hit_value
-            op[BAR] -= hit_value
-            if freed:
-                me[d] -= one_of[freed - 1]
-                pm[d] = freed
-        elif effect is PIN:
-            op[d] = hit_value
-            po[d] = 0
-        if released:
-            op[o] -= one_of[released - 1]
-            po[o] = released
-        me[o] += one
+        undo_step(me, op, pm, po, o, cls, d, effect, *done[1:])
 
     def bear_node(
         left: int,
@@ -662,32 +616,9 @@ def doubles_plays(position: SoldiersPosition, die: int) -> list[SoldierPlay] | N
                     ):
                         add((o, cls, b, effect, rank))
         for o, cls, d, effect, rank in found:
-            one = one_of[cls]
-            me[o] -= one
-            k = key - at[cls][o] + at[cls][d]
-            released = hit_value = freed = 0
-            if not me[o] and po[o]:
-                released = po[o]
-                op[o] += one_of[released - 1]
-                k += op_at[released - 1][o] - released * op_pin_at[o]
-                po[o] = 0
+            stepped = do_step(me, op, pm, po, o, cls, d, effect)
+            k = key + stepped[0]
             hit = effect is HIT or effect is CAPTURE
-            if hit:
-                hit_value = op[d]
-                op[BAR] += hit_value
-                op[d] = 0
-                k += hit_value * (bar_slot - op_slot[d])
-                freed = pm[d]
-                if freed:
-                    me[d] += one_of[freed - 1]
-                    k += at[freed - 1][d] - freed * my_pin_at[d]
-                    pm[d] = 0
-            elif effect is PIN:
-                hit_value = op[d]
-                po[d] = LONE[hit_value] + 1
-                k += po[d] * op_pin_at[d] - hit_value * op_slot[d]
-                op[d] = 0
-            me[d] += one
             # nothing commutes with an entry or a bear-off
             plain_last = o != BAR and d != OFF
             bear_node(
@@ -704,20 +635,7 @@ def doubles_plays(position: SoldiersPosition, die: int) -> list[SoldierPlay] | N
                 d if cls == GENERAL else g_now,
                 1 if hit and cls == GENERAL else g_hit,
             )
-            me[d] -= one
-            if hit:
-                op[d] = hit_value
-                op[BAR] -= hit_value
-                if freed:
-                    me[d] -= one_of[freed - 1]
-                    pm[d] = freed
-            elif effect is PIN:
-                op[d] = hit_value
-                po[d] = 0
-            if released:
-                op[o] -= one_of[released - 1]
-                po[o] = released
-            me[o] += one
+            undo_step(me, op, pm, po, o, cls, d, effect, *stepped[1:])
 
     key0 = _key(me, op, pm, po)
     if may_bear:
