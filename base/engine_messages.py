@@ -223,9 +223,6 @@ MESSAGES: dict[str, tuple[Template, ...]] = {
         _t(_("These game rules are not valid.")),
     ),
     "bad_side": (_t(_("A side is White or Black.")),),
-    "white_starts": (
-        _t(_("In this game the player who wins the opening plays White and starts.")),
-    ),
     "opening_dice_required": (
         _t(_("In this game the starter plays the opening dice: enter them.")),
     ),

@@ -2,7 +2,9 @@
 
 Stored turns are replayed through ``engine.rules.game`` to rebuild a game's state;
 a new turn is checked by applying it to that state.  Player 1 is the engine's
-White (side 0), player 2 Black (side 1).
+side 0, player 2 side 1, in every variant.  Player 1 plays White unless the
+variant's opening names the colours (Nauka i Zhizn: the higher thrower plays
+White and starts), where `white_player` says who does in each game.
 """
 
 from __future__ import annotations
@@ -41,6 +43,20 @@ def side_of(player_number: int) -> int:
 
 def player_of(side: int) -> int:
     return side + 1
+
+
+def colours_by_opening(match: Match) -> bool:
+    """Whether each game's opening names who plays White (Nauka i Zhizn)."""
+    return eg.colours_by_opening(get_variant(match.discipline.variant))
+
+
+def white_player(state: eg.GameState) -> int | None:
+    """The player (1 or 2) who plays White in this game: player 1, unless the
+    variant's opening names the colours (then the opening's winner, None
+    until it is thrown).  Colours are names only: the sides' paths and rules
+    are the same either way, so only what is shown depends on this."""
+    seat = eg.white_seat(state)
+    return None if seat is None else player_of(seat)
 
 
 def preset_for(match: Match) -> ScoringPreset:

@@ -10,8 +10,9 @@ the variant's name, so long nardy (same direction, heads opposite), short nardy
 (opposite directions) and Chase (one shared path) all come out right, and
 turning the board for the other player is the same computation.
 
-Sides are player numbers 1 and 2 (player 1 is the engine's White, side 0);
-lists indexed by side hold player 1 first.
+Sides are player numbers 1 and 2 (player 1 is the engine's side 0, White
+unless the opening names the colours: the board's ``white``); lists indexed by
+side hold player 1 first.
 """
 
 from __future__ import annotations

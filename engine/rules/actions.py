@@ -11,12 +11,12 @@ test it against ``game.legal_actions(state)``.
 
 Two actions are whole recorded moves rather than single steps:
 
-- ``OpeningThrow``: the deciding opening throw (one die each, White's then
-  Black's) of a game whose colours are fixed before it.  The higher die
-  starts; ties were re-rolled, so equal dice are refused.  Where the variant
-  plays the opening dice (``use_opening_dice``, dice not named by the mover)
-  the starter's first dice are those two, larger first; elsewhere the game
-  waits for the starter's roll.
+- ``OpeningThrow``: the deciding opening throw (one die each, the first
+  seat's then the second's), as ``game.opening_throw``.  The higher die
+  starts (and plays White where the throw names the colours, Nauka); ties
+  were re-rolled, so equal dice are refused.  Where the variant plays the
+  opening dice (dice not named by the mover) the starter's first dice are
+  those two, larger first; elsewhere the game waits for the starter's roll.
 - ``RecordedTurn``: a turn as records write it, the dice and the checker
   journeys.  It rolls the recorded dice (or names them, where the mover
   names the dice) and plays; dice None is a turn passed without a roll,
@@ -35,7 +35,6 @@ from engine.errors import GameStateError
 from engine.rules import game as g
 from engine.rules.dice import DiceSource, RecordedDice
 from engine.rules.plays import Move, Play
-from engine.rules.variants import Opening
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +47,7 @@ class OpeningRoll:
 
 @dataclass(frozen=True, slots=True)
 class OpeningThrow:
-    """The recorded deciding opening throw: (White's die, Black's die)."""
+    """The recorded deciding opening throw: (the first seat's die, the second's)."""
 
     dice: tuple[int, ...]
     kind: ClassVar[g.Action] = g.Action.SET_OPENING
@@ -230,16 +229,7 @@ def apply(state: g.GameState, action: GameAction) -> g.GameState:
 def _opening_throw(state: g.GameState, throw: tuple[int, ...]) -> g.GameState:
     if len(throw) != 2:
         raise GameStateError("opening_dice", "the opening roll is one die for each player")
-    white, black = throw
-    if white == black:
-        raise GameStateError(
-            "opening_tie", "equal opening dice are rolled again: record the deciding roll"
-        )
-    starter = 0 if white > black else 1
-    variant = state.variant
-    if variant.opening is Opening.USE_OPENING_DICE and not variant.mover_names_dice:
-        return g.set_opening(state, starter, (max(white, black), min(white, black)))
-    return g.set_opening(state, starter)
+    return g.opening_throw(state, *throw)
 
 
 def _recorded_turn(

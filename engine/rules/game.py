@@ -44,8 +44,12 @@ Game-level rules of the variants, read from ``Variant`` flags:
   resignations, Crawford, the end when the last checker is off, §6 scoring of
   the plain counts with pinned checkers where they stand) is short nardy's.
 - Openings: ``use_opening_dice`` and ``higher_plays_white`` play the two
-  opening dice; with the latter (Nauka) the higher throw's player takes White
-  and White starts (``GameState.white_player`` says which player that is).
+  opening dice.  Sides are the players' seats (0 the first player, 1 the
+  second) in every variant; with ``higher_plays_white`` (Nauka) the higher
+  thrower plays White and starts, and ``GameState.white_player`` says which
+  seat that is (elsewhere seat 0 plays White).  Colours are only names there:
+  both sides' starts and paths are mirror images, so which seat is White
+  changes no rule, and the seats stay the players' as every caller keeps them.
   Where the variant rolls more than two dice (Garanquet; RULES is silent) the
   opening dice only choose the starter, who then rolls all the dice anew.
 """
@@ -226,8 +230,8 @@ class GameState:
     # The deciding opening throw: (white's, black's); with ``higher_plays_white``
     # colours are not yet known, so (first player's, second player's).
     opening_dice: tuple[int, ...] = ()
-    # ``higher_plays_white``: which player (0 first, 1 second) the opening made
-    # White; None where colours were fixed before the game.
+    # ``higher_plays_white``: the seat (0 first player, 1 second) the opening
+    # made White, which starts; None where seat 0 plays White.
     white_player: int | None = None
 
     @property
@@ -355,11 +359,24 @@ def plays_opening_dice(variant: Variant) -> bool:
     )
 
 
+def colours_by_opening(variant: Variant) -> bool:
+    """Whether the opening throw names the colours (the higher thrower plays
+    White, ``higher_plays_white``) rather than the seats."""
+    return variant.opening is Opening.HIGHER_PLAYS_WHITE
+
+
+def white_seat(state: GameState) -> int | None:
+    """The side that plays White: side 0, unless the opening names the
+    colours, then the opening's winner (None before it is thrown)."""
+    if state.white_player is not None:
+        return state.white_player
+    return None if colours_by_opening(state.variant) else WHITE
+
+
 def opening_roll(state: GameState, dice_source: DiceSource) -> GameState:
     """One die each, ties re-rolled (doubling the stake when automatic doubles
     are on, up to their maximum); the higher side starts (RULES §2, §4, §5)."""
     _expect(state, Phase.OPENING)
-    variant = state.variant
     cube = state.cube
     doubles = state.automatic_doubles
     while True:
@@ -371,17 +388,41 @@ def opening_roll(state: GameState, dice_source: DiceSource) -> GameState:
             cube *= 2
             doubles += 1
     state = dataclasses.replace(state, cube=cube, automatic_doubles=doubles)
-    higher = WHITE if first > second else BLACK
-    starter = higher
-    if variant.opening is Opening.HIGHER_PLAYS_WHITE:
-        # The throw assigns the colours: the higher player is White and starts.
-        state = dataclasses.replace(state, white_player=higher)
-        starter = WHITE
+    return _opened(state, first, second, dice_source)
+
+
+def opening_throw(state: GameState, first: int, second: int) -> GameState:
+    """The deciding opening throw as recorded (the first seat's die, the
+    second's): the higher side starts, as after `opening_roll`.  Equal dice
+    are refused (they are rolled again at the board); where the starter
+    rolls anew, the game waits for that roll."""
+    _expect(state, Phase.OPENING)
+    _check_dice_values((first, second))
+    if first == second:
+        raise _error(
+            "opening_tie",
+            "equal opening dice are rolled again: record the deciding roll",
+            dice=[first, second],
+        )
+    return _opened(state, first, second, None)
+
+
+def _opened(state: GameState, first: int, second: int, dice_source: DiceSource | None) -> GameState:
+    """Start after the deciding throw ``first`` (seat 0) and ``second`` (seat 1),
+    unequal; ``dice_source`` rolls the starter's dice where the opening dice
+    are not played (None: the game waits for that roll)."""
+    variant = state.variant
+    starter = WHITE if first > second else BLACK
+    if colours_by_opening(variant):
+        # The throw names the colours: the higher thrower plays White.
+        state = dataclasses.replace(state, white_player=starter)
     throw = (first, second)
     if variant.mover_names_dice:
         return _start(state, starter, (), throw)
     if plays_opening_dice(variant):
         return _start(state, starter, (max(throw), min(throw)), throw)
+    if dice_source is None:
+        return _start(state, starter, (), throw)
     rolled = _check_dice(variant, dice_source.roll(variant.dice))
     return _start(state, starter, rolled, throw)
 
@@ -397,18 +438,15 @@ def set_opening(state: GameState, starter: int, dice: Sequence[int] | None = Non
     ``dice`` are the starter's first dice.  Where the opening dice are used
     they must differ (ties were re-rolled); where the starter re-rolls or
     names the dice, ``dice`` may be left out and the game waits for them.
-    Where the opening makes the higher player White, White starts.
+    Where the opening makes the higher thrower White (Nauka), the starter is
+    that thrower, so its seat is White.
     """
     _expect(state, Phase.OPENING)
     if starter not in (0, 1):
         raise _error("bad_side", f"side {starter} is neither 0 (white) nor 1 (black)")
     variant = state.variant
-    if variant.opening is Opening.HIGHER_PLAYS_WHITE and starter != WHITE:
-        raise _error(
-            "white_starts",
-            f"in {variant.name} the player who wins the opening plays White and starts",
-            starter=starter,
-        )
+    if colours_by_opening(variant):
+        state = dataclasses.replace(state, white_player=starter)
     opening_dice = plays_opening_dice(variant)
     if dice is None:
         if opening_dice:

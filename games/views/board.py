@@ -342,6 +342,8 @@ def snapshot(request: HttpRequest, match: Match, since: int | None = None) -> di
             "winner_name": _name(match, winner),
         },
         "players": [str(match.player1), str(match.player2)],
+        # who plays White this game (1 or 2; None while the opening names it)
+        "white": adapters.white_player(state),
         "clock": _clock(match, turns, state),
         "game": {
             "number": game.number,
@@ -744,6 +746,7 @@ def _frame(match: Match, state: adapters.GameState, turn: Turn | None, text: str
         "text": text,
         "side": turn.side if turn is not None else None,
         "position": boardsvg.locations(state.variant, state.position),
+        "white": adapters.white_player(state),
         "dice": dice,
         "dice_side": dice_side,
         "cube": _cube(state),

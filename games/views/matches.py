@@ -212,6 +212,8 @@ def render_match(request: HttpRequest, match: Match, status: int = 200, **bound:
     context["trail"] = belonging.trail(request.user, match)
     # Long nardy and other variants without the cube have no cube value to show.
     context["has_cube"] = adapters.rules_for(match).cube_enabled
+    # Where each game's opening names the colours (Nauka), a seat has none of its own.
+    context["colours_by_opening"] = adapters.colours_by_opening(match)
     # An imported file's warnings, in the viewer's language (stored as code and data).
     context["import_warnings"] = [warning_message(w) for w in match.import_warnings]
     return render(request, "games/match_detail.html", context, status=status)

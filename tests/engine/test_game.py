@@ -439,7 +439,7 @@ def test_game_rules_follow_variant_flags_whatever_the_name() -> None:
     assert g.bomb_owner(state.position) == BLACK
     whites = dataclasses.replace(SHORT, name="house-colours", opening=Opening.HIGHER_PLAYS_WHITE)
     state = g.opening_roll(g.new_game(g.GameRules(whites)), RecordedDice([1, 6]))
-    assert (state.white_player, state.turn, state.dice) == (1, WHITE, (6, 1))
+    assert (state.white_player, state.turn, state.dice) == (BLACK, BLACK, (6, 1))
 
 
 def test_explode_refused_on_the_opening_turn_and_outside_the_roll_phase() -> None:

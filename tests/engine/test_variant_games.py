@@ -107,24 +107,33 @@ def test_cube_availability(name: str) -> None:
 def test_nauka_higher_throw_plays_white_with_those_dice() -> None:
     rules = g.GameRules(v("nauka-short"))
     assert v("nauka-short").opening is Opening.HIGHER_PLAYS_WHITE
-    # The second player throws higher: that player takes White and starts.
+    # The second seat throws higher: it plays White and starts, and stays
+    # the second seat (sides are seats; the colour is the throw's).
     state = g.opening_roll(g.new_game(rules), RecordedDice([2, 5]))
-    assert (state.white_player, state.starter, state.turn) == (1, WHITE, WHITE)
+    assert (state.white_player, state.starter, state.turn) == (BLACK, BLACK, BLACK)
     assert state.dice == (5, 2) and state.phase is g.Phase.PLAY
     assert state.opening_dice == (2, 5)
     state = g.opening_roll(g.new_game(rules), RecordedDice([4, 4, 6, 1]))
-    assert (state.white_player, state.starter, state.dice) == (0, WHITE, (6, 1))
+    assert (state.white_player, state.starter, state.dice) == (WHITE, WHITE, (6, 1))
     # In short nardy colours are fixed: the higher side starts, whichever it is.
     short = g.opening_roll(g.new_game(g.GameRules(v("short"))), RecordedDice([2, 5]))
     assert (short.white_player, short.starter) == (None, BLACK)
 
 
-def test_nauka_record_starts_with_white() -> None:
+def test_nauka_recorded_throw_and_record_start_name_white() -> None:
     rules = g.GameRules(v("nauka-short"))
-    assert code_of(lambda: g.set_opening(g.new_game(rules), BLACK, (5, 2))) == "white_starts"
+    # A recorded throw (the games app's opening): the same as the roll.
+    thrown = g.opening_throw(g.new_game(rules), 2, 5)
+    rolled = g.opening_roll(g.new_game(rules), RecordedDice([2, 5]))
+    assert thrown == rolled
+    assert (thrown.white_player, thrown.turn, thrown.dice) == (BLACK, BLACK, (5, 2))
+    assert code_of(lambda: g.opening_throw(g.new_game(rules), 3, 3)) == "opening_tie"
+    # A record names the starter, who won the opening: its seat is White.
+    started = g.set_opening(g.new_game(rules), BLACK, (5, 2))
+    assert (started.white_player, started.turn, started.dice) == (BLACK, BLACK, (5, 2))
     assert code_of(lambda: g.set_opening(g.new_game(rules), WHITE)) == "opening_dice_required"
     assert code_of(lambda: g.set_opening(g.new_game(rules), WHITE, (3, 3))) == "opening_double"
-    assert g.set_opening(g.new_game(rules), WHITE, (5, 2)).dice == (5, 2)
+    assert g.set_opening(g.new_game(rules), WHITE, (5, 2)).white_player == WHITE
 
 
 def test_garanquet_opening_winner_rolls_three_dice() -> None:

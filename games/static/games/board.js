@@ -59,6 +59,31 @@
 
   var PIN_STROKE = "#c62828";
 
+  /* The colours by side: side 0 (player 1) light, unless this game's opening
+   * made player 2 White (Nauka i Zhizn: the higher thrower plays White), as
+   * the frame's ``white`` says.  Set by each draw(), read by everything it draws. */
+  var HUE = [0, 1];
+
+  function hues(white) {
+    return white === 2 ? [1, 0] : [0, 1];
+  }
+
+  /* The players' colour chips (templates/games/_board_players.html) to match:
+   * each chip keeps its colour's class and title, moved to the player with it. */
+  function paintChips(root, white) {
+    var hue = hues(white);
+    var chips = [root.querySelector(".player.p1 .chip"), root.querySelector(".player.p2 .chip")];
+    if (!chips[0] || !chips[1]) return;
+    chips.forEach(function (chip) {
+      if (!chip.hasAttribute("data-colour-title")) chip.setAttribute("data-colour-title", chip.title);
+    });
+    var titles = [chips[0].getAttribute("data-colour-title"), chips[1].getAttribute("data-colour-title")];
+    chips.forEach(function (chip, side) {
+      chip.className = "chip side-" + (hue[side] + 1);
+      chip.title = titles[hue[side]];
+    });
+  }
+
   /* Soldiers (RULES.md §3.1): a class checker carries its letter inside a shape
    * of its own, so that the classes are told apart without colour and on paper.
    * The legend (templates/games/_class_legend.html) draws the same shapes. */
@@ -102,36 +127,36 @@
   function checker(g, x, y, r, side, label, mark, letter) {
     var c = el("circle", {
       cx: x, cy: y, r: r - 1,
-      fill: COLOURS.fill[side],
-      stroke: mark === "selected" ? "#e0a400" : mark === "pinned" ? PIN_STROKE : COLOURS.stroke[side],
+      fill: COLOURS.fill[HUE[side]],
+      stroke: mark === "selected" ? "#e0a400" : mark === "pinned" ? PIN_STROKE : COLOURS.stroke[HUE[side]],
       "stroke-width": mark ? 5 : 2,
       class: "checker side-" + (side + 1) + (mark ? " " + mark : "") + (letter ? " cls-" + letter : ""),
     }, g);
     var classed = letter && letter !== "P";
     if (letter) c.setAttribute("data-class", letter);
     if (classed) {
-      classShape(g, x, y, r * 0.66, letter, COLOURS.text[side]);
+      classShape(g, x, y, r * 0.66, letter, COLOURS.text[HUE[side]]);
       var t = el("text", {
         x: x, y: y + 5, "text-anchor": "middle", "font-size": 14, "font-weight": 700,
-        fill: COLOURS.text[side], class: "class-letter",
+        fill: COLOURS.text[HUE[side]], class: "class-letter",
       }, g);
       t.textContent = letter;
     }
     if (label && classed) {
       // The count of a tall stack beside a class letter: on a badge at the rim.
       el("circle", {
-        cx: x + r * 0.72, cy: y - r * 0.72, r: 10, fill: COLOURS.fill[side],
-        stroke: COLOURS.stroke[side], "stroke-width": 1.5, class: "count-badge",
+        cx: x + r * 0.72, cy: y - r * 0.72, r: 10, fill: COLOURS.fill[HUE[side]],
+        stroke: COLOURS.stroke[HUE[side]], "stroke-width": 1.5, class: "count-badge",
       }, g);
       var b = el("text", {
         x: x + r * 0.72, y: y - r * 0.72 + 4, "text-anchor": "middle", "font-size": 12,
-        "font-weight": 700, fill: COLOURS.text[side], class: "count",
+        "font-weight": 700, fill: COLOURS.text[HUE[side]], class: "count",
       }, g);
       b.textContent = label;
     } else if (label) {
       var t2 = el("text", {
         x: x, y: y + 6, "text-anchor": "middle", "font-size": 17, "font-weight": 700,
-        fill: COLOURS.text[side], class: "count",
+        fill: COLOURS.text[HUE[side]], class: "count",
       }, g);
       t2.textContent = label;
     }
@@ -177,12 +202,12 @@
   function die(g, x, y, size, value, side) {
     el("rect", {
       x: x - size / 2, y: y - size / 2, width: size, height: size, rx: 6,
-      fill: COLOURS.fill[side], stroke: COLOURS.stroke[side], "stroke-width": 2, class: "die",
+      fill: COLOURS.fill[HUE[side]], stroke: COLOURS.stroke[HUE[side]], "stroke-width": 2, class: "die",
     }, g);
     (PIPS[value] || []).forEach(function (p) {
       el("circle", {
         cx: x + p[0] * size * 0.26, cy: y + p[1] * size * 0.26, r: size * 0.09,
-        fill: COLOURS.text[side],
+        fill: COLOURS.text[HUE[side]],
       }, g);
     });
   }
@@ -211,6 +236,7 @@
     var bottom = L.inner.bottom;
     var mid = L.mid_y;
     var pos = frame.position;
+    HUE = hues(frame.white);
     var g = el("g", {}, svg);
 
     el("rect", { x: 0, y: 0, width: L.width, height: L.height, fill: "#5b3a22", rx: 10 }, g);
@@ -332,7 +358,7 @@
         var y = tray.top ? top + 3 + i * 13 : bottom - 13 - i * 13;
         el("rect", {
           x: tray.x - 16, y: y, width: 32, height: 10, rx: 2,
-          fill: COLOURS.fill[side], stroke: COLOURS.stroke[side], class: "off side-" + (side + 1),
+          fill: COLOURS.fill[HUE[side]], stroke: COLOURS.stroke[HUE[side]], class: "off side-" + (side + 1),
         }, g);
       }
       if (marks.targets && marks.targets.off && marks.mover === side + 1) {
@@ -1081,6 +1107,7 @@
       dice: dice,
       dice_side: side,
       cube: s.cube,
+      white: s.white,
     };
   };
 
@@ -1110,6 +1137,7 @@
       ? format(msg.match_to, { length: s.match.length }) : msg.money;
     this.$("game-number").textContent = format(msg.game, { number: s.game.number });
     this.$("crawford").hidden = !(s.game.crawford && !this.over());
+    paintChips(this.root, s.white);
     var p1 = this.root.querySelector(".player.p1");
     var p2 = this.root.querySelector(".player.p2");
     p1.classList.toggle("to-act", s.to_act === 1);
@@ -1359,6 +1387,7 @@
     var frame = this.frames[this.index];
     var last = this.frames.length - 1;
     draw(this.svg, this.layouts[this.perspective - 1], frame, {});
+    paintChips(document, frame.white);
     document.getElementById("replay-position").textContent = this.index === 0
       ? this.msg.replay_start
       : format(this.msg.replay_turn, { number: this.index, total: last });
