@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.test_board import awaits, open_board
-from tests.factories import DisciplineFactory, MatchFactory
+from tests.games.test_nauka import nauka_match
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -17,14 +17,7 @@ LIGHT, DARK = "#f3ecdc", "#2a2623"  # board.js COLOURS.fill
 
 
 def test_the_higher_thrower_plays_white_on_the_board(live_server, browser) -> None:  # type: ignore[no-untyped-def]
-    discipline = DisciplineFactory(
-        code="nauka",
-        name="Nauka i Zhizn",
-        variant="nauka-short",
-        scoring_preset="short-nauka-1980",
-        cube=False,
-    )
-    match = MatchFactory(discipline=discipline, length=1)
+    match = nauka_match(length=1)
     one, two = str(match.player1), str(match.player2)
     context, page = open_board(browser, live_server, match, 2)
     try:
