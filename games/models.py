@@ -1,8 +1,9 @@
 """Matches, games, turns, result reports and disputes.
 
 A match between two players is recorded game by game and, where the
-players want, turn by turn through the rules engine.  Player 1 plays the
-engine's White, player 2 Black.  A result becomes official only when it is
+players want, turn by turn through the rules engine.  Player 1 is the
+engine's side 0 and plays White, player 2 Black, except where each game's
+opening names the colours (Nauka i Zhizn: the higher thrower plays White).  A result becomes official only when it is
 confirmed: by the opponent of the reporter (for an opponent without an
 account, by a club or federation official), by an arbiter's decision, by an
 organizer's override with a written reason, when an arbiter or organizer

@@ -66,8 +66,9 @@ SCORE_BOUNDS = {"min_value": 0, "max_value": SMALL[1]}
 
 
 class MatchSerializer(BoundedIntegers, _ActingUser, serializers.ModelSerializer):
-    """A match; player 1 plays White, player 2 Black.  The score is the official
-    (confirmed) result, null until there is one."""
+    """A match; player 1 plays White, player 2 Black (where each game's opening
+    names the colours, Nauka i Zhizn, the higher thrower plays White).  The
+    score is the official (confirmed) result, null until there is one."""
 
     player1 = serializers.PrimaryKeyRelatedField(queryset=Player.objects.none())
     player2 = serializers.PrimaryKeyRelatedField(queryset=Player.objects.none())
