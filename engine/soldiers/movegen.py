@@ -26,7 +26,10 @@ dice.  Bearing off the side's last checker counts as using every die.
 Results are kept one per resulting position, in the search's order (larger
 die first, origins from the back).  Two different dice mostly skip the
 search: `engine.soldiers.twodice` makes the plays from the position's own
-steps where that is exact (most positions) and gives the same plays.  Doubles mostly go through `engine.soldiers.doubles`, which walks
+steps where that is exact (most positions) and gives the same plays.
+Doubles where no step can change another (no pin, attack or bear-off
+within reach) are made as journeys (`engine.soldiers.journeys`); the others
+mostly go through `engine.soldiers.doubles`, which walks
 this search's tree in its order with less bookkeeping (no visited set, no
 step memo, one integer key, rows built only for whole plays); the search
 keeps the rest (two checkers on the bar, several generals, plays short of

@@ -1,7 +1,8 @@
 """Soldiers' legal plays: the generator for two different dice where it is exact
-(`engine.soldiers.twodice`, most positions), the walk for doubles where it is
-exact (`engine.soldiers.doubles`: one general at most, every die played),
-else the search (`movegen.searched_plays`).
+(`engine.soldiers.twodice`, most positions); for doubles, the journeys where
+no step can change another (`engine.soldiers.journeys`), else the walk where
+it is exact (`engine.soldiers.doubles`: one general at most, every die
+played); else the search (`movegen.searched_plays`).
 
 Its own module so that the fast paths, which build on the search's step primitives,
 and the search import nothing of each other's callers."""
@@ -11,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.soldiers.doubles import doubles_plays
+from engine.soldiers.journeys import journey_plays
 from engine.soldiers.movegen import SoldierPlay, dice_moves, searched_plays
 from engine.soldiers.state import SoldiersPosition
 from engine.soldiers.twodice import two_dice_plays
@@ -29,7 +31,9 @@ def legal_plays(position: SoldiersPosition, dice: Sequence[int]) -> list[Soldier
         if fast is not None:
             return fast
     else:
-        fast = doubles_plays(position, moves[0])
+        fast = journey_plays(position, moves[0])
+        if fast is None:
+            fast = doubles_plays(position, moves[0])
         if fast is not None:
             return fast
     return searched_plays(position, dice)

@@ -1,0 +1,301 @@
+"""Soldiers plays of a double as journeys, where no step can change another's.
+
+A play of a double is four steps of one die.  Where
+
+- nothing can be borne off this turn (four or more of the mover's checkers
+  outside its home, none on the bar),
+- the mover has at most one general,
+- no checker of the mover can land on an opposing lone guard (an attack
+  needs its capture) or on a lone checker holding one of the mover's pinned
+  (hitting it frees that checker, which may then move),
+- the mover's druid can reach no blot (a pin depends on who lands first),
+- and no point where the mover holds a pin can be left empty (the freed
+  checker could then be hit),
+
+each step's landing does the same whatever came before it: onto nothing or
+an own checker it only moves, onto a blot it hits (the first lander; a later
+one finds the point empty), and a closed point stays closed.  A play is then
+a set of journeys, each one checker's walk of one or more steps from where
+it stood, and its position is the start plus each journey's change, less
+the blots hit (the union of the journeys' hits).  The general walks both
+ways, so its journeys are listed step by step (at most 30 walks of up to
+four steps), each with where it ends and what it hit; it may end further
+back than it began only if it hit (played first, it is the first lander on
+every blot it meets).
+
+Plays come out one per resulting position (journeys that chain through a
+point of the same class give the same position in more than one way), each
+with a legal path: the general's walk first, then the other journeys one
+after another, from the back.  None outside the positions above, or when no
+play uses all four dice (the forced-move rules then choose), so that
+`engine.soldiers.plays` asks the exact walk (`engine.soldiers.doubles`).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from engine.rules.board import BAR, BLACK, WHITE
+from engine.soldiers.army import CLASSES, DRUID, EVEN, GENERAL, ODD
+from engine.soldiers.movegen import (
+    _AT,
+    _BUILDERS,
+    _MIRRORED,
+    _OP_SLOT,
+    HIT,
+    HOME,
+    PLAIN,
+    SoldierPlay,
+    SoldierStep,
+    _step,
+)
+from engine.soldiers.state import LONE_GUARD, SoldiersPosition
+
+_FULL: Final = 4
+_BAR_SLOT: Final = _OP_SLOT[BAR]
+
+_Steps = tuple[SoldierStep, ...]
+# A journey: its change to my part of the board key, the blots it hits (bit
+# per point), its steps, and its origin, end and class's unit (to make the row).
+_Journey = tuple[int, int, _Steps, int, int, int]
+
+
+class _Declined(Exception):
+    """A landing that could change what another step does: the walk answers."""
+
+
+def journey_plays(position: SoldiersPosition, die: int) -> list[SoldierPlay] | None:
+    """The legal plays of a double of ``die`` (see the module), or None."""
+    side = position.turn
+    me0 = position.free[side]
+    if me0[BAR] or sum(me0[HOME + 1 :]) % 31 < _FULL:
+        return None
+    pm0 = position.pinned[side]
+    if (sum(me0[1:]) & 31) + pm0.count(GENERAL + 1) > 1:  # GENERAL is class 0
+        return None
+    their_free, their_pins = position.free[1 - side], position.pinned[1 - side]
+    op0 = _MIRRORED(their_free)
+    po0 = _MIRRORED(their_pins)
+    for q in range(1, BAR):
+        if po0[q] and me0[q] % 31 <= _FULL:
+            return None  # my checkers there could all leave: the pinned one goes free
+    try:
+        general, walks = _general_walks(me0, op0, pm0, die)
+        units = _units(me0, op0, pm0, die)
+    except _Declined:
+        return None
+
+    plays: list[SoldierPlay] = []
+    add = plays.append
+    seen: set[int] = set()  # boards made (journeys that chain meet one twice)
+    white = side == WHITE
+    turn = BLACK if white else WHITE
+    same_pins = (pm0, their_pins) if white else (their_pins, pm0)
+    theirs_by_hits: dict[int, tuple[int, ...]] = {0: their_free}
+    hit_keys: dict[int, int] = {0: 0}
+    new, set_free, set_pinned, set_turn, set_steps, set_position = _BUILDERS
+    row = list(me0)  # stepped forward and back as journeys are chosen
+    left = [count for _, count in units]
+    count = len(units)
+    # the general's walk being completed: its key change, hits, steps, and
+    # how many steps the other checkers play
+    walk_key = walk_hits = want = 0
+    walk_steps: _Steps = ()
+
+    def make(key: int, hits: int, steps: _Steps, overlap: int) -> None:
+        """The play of the walk and the journeys chosen, unless its board is known."""
+        every = walk_hits | hits
+        hit_key = hit_keys.get(every)
+        if hit_key is None:
+            hit_key = hit_keys[every] = _hit_key(op0, every)
+        board = walk_key + key + hit_key
+        if board in seen:
+            return
+        seen.add(board)
+        if overlap or walk_hits & hits:
+            steps = _first_landers(walk_steps, steps)
+        elif walk_steps:
+            steps = walk_steps + steps
+        theirs = theirs_by_hits.get(every)
+        if theirs is None:
+            theirs = theirs_by_hits[every] = _less_hits(their_free, every)
+        mine = tuple(row)
+        built = new(SoldiersPosition)  # the opponent to move
+        set_free(built, (mine, theirs) if white else (theirs, mine))
+        set_pinned(built, same_pins)
+        set_turn(built, turn)
+        play = new(SoldierPlay)
+        set_steps(play, steps)
+        set_position(play, built)
+        add(play)
+
+    def choose(
+        unit: int, shortest: int, steps: int, key: int, hits: int, path: _Steps, overlap: int
+    ) -> None:
+        """The other checkers' journeys, ``want`` steps in all: in order (by
+        unit, then length), so each set is met once."""
+        for i in range(unit, count):
+            if not left[i]:
+                continue
+            left[i] -= 1
+            journeys = units[i][0]
+            for j in range(shortest if i == unit else 0, len(journeys)):
+                total = steps + j + 1
+                if total > want:
+                    break
+                key_change, journey_hits, journey_steps, o, d, one = journeys[j]
+                row[o] -= one
+                row[d] += one
+                if total == want:
+                    make(
+                        key + key_change,
+                        hits | journey_hits,
+                        path + journey_steps,
+                        overlap | (hits & journey_hits),
+                    )
+                else:
+                    # another checker of the same unit (as long or longer), or a later unit
+                    choose(
+                        i,
+                        j,
+                        total,
+                        key + key_change,
+                        hits | journey_hits,
+                        path + journey_steps,
+                        overlap | (hits & journey_hits),
+                    )
+                row[o] += one
+                row[d] -= one
+            left[i] += 1
+
+    for walk in walks:
+        walk_key, walk_hits, walk_steps, end = walk  # read by make()
+        want = _FULL - len(walk_steps)
+        row[general] -= 1  # GENERAL is class 0 (nothing moves when there is none)
+        row[end] += 1
+        if want:
+            choose(0, 0, 0, 0, 0, (), 0)
+        else:
+            make(0, 0, (), 0)
+        row[general] += 1
+        row[end] -= 1
+    return plays or None
+
+
+def _landing(op: tuple[int, ...], pm: tuple[int, ...], d: int, cls: int) -> str | None:
+    """What landing a ``cls`` checker on my point ``d`` does at the start
+    (None: it may not); `_Declined` where it would depend on other steps."""
+    v = op[d]
+    if not v:
+        return PLAIN
+    if v % 31 >= 2:
+        return None
+    if cls == DRUID:
+        if v == LONE_GUARD or pm[d]:
+            return None  # a druid neither attacks a guard nor pins a pin holder
+        raise _Declined  # a pin
+    if v == LONE_GUARD or pm[d]:
+        raise _Declined  # an attack, or a hit that frees my pinned checker
+    return HIT
+
+
+def _units(
+    me: tuple[int, ...], op: tuple[int, ...], pm: tuple[int, ...], die: int
+) -> list[tuple[list[_Journey], int]]:
+    """Each class on each point other than the general that this die moves,
+    with its journeys (shortest first) and how many checkers it has."""
+    odd = die & 1
+    units: list[tuple[list[_Journey], int]] = []
+    for o in range(24, die, -1):
+        v = me[o]
+        if not v:
+            continue
+        for cls in range(1, CLASSES):
+            count = v >> 5 * cls & 31
+            if not count or (cls == EVEN and odd) or (cls == ODD and not odd):
+                continue
+            journeys: list[_Journey] = []
+            steps: tuple[SoldierStep, ...] = ()
+            hits = 0
+            x = o
+            while len(steps) < _FULL and x - die >= 1:
+                d = x - die
+                effect = _landing(op, pm, d, cls)
+                if effect is None:
+                    break
+                if effect is HIT:
+                    hits |= 1 << d
+                steps += (_step(x, d, die, cls, effect),)
+                journeys.append((_AT[cls][d] - _AT[cls][o], hits, steps, o, d, 1 << 5 * cls))
+                x = d
+            if journeys:
+                units.append((journeys, count))
+    return units
+
+
+def _general_walks(
+    me: tuple[int, ...], op: tuple[int, ...], pm: tuple[int, ...], die: int
+) -> tuple[int, list[tuple[int, int, tuple[SoldierStep, ...], int]]]:
+    """Where the free general stands (0: none free) and its walks of 0..4
+    steps that may end a play: (key change, hits, steps, end), one per end,
+    hits and length."""
+    general = next((q for q in range(1, 25) if me[q] & 31), 0)
+    walks: dict[tuple[int, int, int], tuple[int, int, tuple[SoldierStep, ...], int]] = {}
+    walks[(general, 0, 0)] = (0, 0, (), general)
+    if not general:
+        return 0, list(walks.values())
+    at = _AT[GENERAL]
+
+    def walk(x: int, hits: int, steps: tuple[SoldierStep, ...]) -> None:
+        for d in (x - die, x + die):
+            if not 1 <= d <= 24:
+                continue
+            effect = _landing(op, pm, d, GENERAL)
+            if effect is None:
+                continue
+            if effect is HIT and hits >> d & 1:
+                effect = PLAIN  # hit on the way here: the point is empty now
+            now_hits = hits | (1 << d) if effect is HIT else hits
+            now = (*steps, _step(x, d, die, GENERAL, effect))
+            # further back than it began only after a hit of its own
+            if (d <= general or now_hits) and (d, now_hits, len(now)) not in walks:
+                walks[(d, now_hits, len(now))] = (at[d] - at[general], now_hits, now, d)
+            if len(now) < _FULL:
+                walk(d, now_hits, now)
+
+    walk(general, 0, ())
+    return general, list(walks.values())
+
+
+def _hit_key(op: tuple[int, ...], hits: int) -> int:
+    """The board key's change when the blots on the points ``hits`` go to the bar."""
+    return sum(op[q] * (_BAR_SLOT - _OP_SLOT[q]) for q in range(1, BAR) if hits >> q & 1)
+
+
+def _first_landers(
+    walk: tuple[SoldierStep, ...], steps: tuple[SoldierStep, ...]
+) -> tuple[SoldierStep, ...]:
+    """The path (the general's walk, then the other journeys' steps) with a
+    hit only where a point's blot is first landed on."""
+    out = walk
+    hit = 0
+    for step in walk:
+        if step.effect is HIT:
+            hit |= 1 << step.dest
+    for step in steps:
+        if step.effect is HIT:
+            if hit >> step.dest & 1:
+                step = _step(step.origin, step.dest, step.die, step.cls, PLAIN)
+            hit |= 1 << step.dest
+        out += (step,)
+    return out
+
+
+def _less_hits(their_free: tuple[int, ...], hits: int) -> tuple[int, ...]:
+    """The opponent's row (its numbering) with the blots on my points ``hits`` on its bar."""
+    changed = list(their_free)
+    for q in range(1, BAR):
+        if hits >> q & 1:
+            changed[BAR] += changed[25 - q]
+            changed[25 - q] = 0
+    return tuple(changed)

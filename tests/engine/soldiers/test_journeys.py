@@ -1,0 +1,171 @@
+"""Doubles as journeys (engine.soldiers.journeys) against the search: wherever
+it answers, the same plays (one per resulting position, as RULES.md §3.1
+counts them), each with a legal path; and it declines exactly where one
+step could change what another does."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.soldiers.journeys import journey_plays
+from engine.soldiers.movegen import HIT, SoldierPlay, searched_plays
+from engine.soldiers.plays import legal_plays
+from engine.soldiers.state import PositionTextError, SoldiersPosition, parse_position
+from tests.engine.soldiers.helpers import legal_path, pos
+from tests.engine.soldiers.test_properties import game
+
+DICE = range(1, 7)
+REST = "| B: P24x2 P13x5 P8x3 P6x5 | W"
+
+
+def _same(position: SoldiersPosition, die: int, seen: Counter[str]) -> bool | None:
+    """None where the generator declines; else whether it gives the plays the
+    search gives, each once and with a legal path (and `legal_plays` gives them)."""
+    fast = journey_plays(position, die)
+    if fast is None:
+        return None
+    for play in fast:
+        for step in play.steps:
+            seen[step.effect or "plain"] += 1
+            seen["general back"] += step.dest > step.origin
+        seen["general back and forth"] += any(s.dest > s.origin for s in play.steps) and any(
+            s.dest < s.origin and s.cls == 0 for s in play.steps
+        )
+        # two steps onto one blot: the first hits, the second lands on nothing
+        hits = [s.dest for s in play.steps if s.effect is HIT]
+        landings = [s.dest for s in play.steps if s.dest in hits]
+        seen["second lander"] += len(landings) > len(hits)
+    if not all(legal_path(position, play) for play in fast):
+        return False
+    texts = _texts(fast)
+    searched = searched_plays(position, (die, die))
+    return len(texts) == len(fast) and texts == _texts(searched) == _texts(
+        legal_plays(position, (die, die))
+    )
+
+
+def _texts(plays: list[SoldierPlay]) -> set[str]:
+    return {play.position.text() for play in plays}
+
+
+def _mutated(position: SoldiersPosition, rng: random.Random) -> SoldiersPosition:
+    """The position with some of the mover's checkers outside its home
+    shifted at random (a made-up position near a real one: other blots,
+    chains and retreats); the game's own where that makes a point shared."""
+    parts = position.text().split("|")
+    head, body = parts[position.turn].split(":", 1)
+    shifted = []
+    for token in body.split():
+        where, times, count = token[1:].partition("x")
+        if where.isdigit() and int(where) > 6 and rng.random() < 0.4:
+            where = str(min(24, max(7, int(where) + rng.randint(-5, 5))))
+        shifted.append(token[0] + where + times + count)
+    parts[position.turn] = f"{head}: {' '.join(shifted)} "
+    try:
+        return parse_position("|".join(parts))
+    except PositionTextError:
+        return position
+
+
+def test_journeys_give_what_the_search_gives_on_game_positions() -> None:
+    seen: Counter[str] = Counter()
+    compared = declined = 0
+    differences = []
+    # the default army, and one with five guards (one general: the generator's case)
+    for seed, army in ((1, 0), (3, 3), (4, 4)):
+        for turn, (position, _) in enumerate(game(5000 + seed, army)):
+            if turn % 3:
+                continue
+            for die in DICE:
+                same = _same(position, die, seen)
+                if same is None:
+                    declined += 1
+                    continue
+                compared += 1
+                if not same:
+                    differences.append((position.text(), die))
+    assert differences == []
+    assert compared > 300
+    for effect in ("plain", HIT, "general back", "general back and forth", "second lander"):
+        assert seen[effect] > 0, effect
+
+
+def test_journeys_give_what_the_search_gives_on_made_up_positions() -> None:
+    rng = random.Random(23)
+    seen: Counter[str] = Counter()
+    compared = mutated = 0
+    differences = []
+    for seed in (5100, 5101):
+        for turn, (position, _) in enumerate(game(seed, 0)):
+            if turn % 2:
+                continue
+            made = _mutated(position, rng)
+            mutated += made != position
+            for die in DICE:
+                same = _same(made, die, seen)
+                compared += same is not None
+                if same is False:
+                    differences.append((made.text(), die))
+    assert differences == []
+    assert compared > 150 and mutated > 40
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32), st.integers(0, 400), st.sampled_from(DICE))
+def test_journeys_agree_with_the_search_on_any_game_position(seed: int, at: int, die: int) -> None:
+    rng = random.Random(seed)
+    for turn, (position, _) in enumerate(game(seed % 1000, 0)):
+        if turn == at:
+            assert _same(_mutated(position, rng), die, Counter()) is not False
+            return
+
+
+def test_a_general_behind_its_start_only_after_a_hit_of_its_own() -> None:
+    # White's general on 16 with 4-4: with nothing to hit behind it, it may
+    # step back and return but not end behind 16; with Black's blot on
+    # White's 20, it may end on 20 or 24, having hit on 20 on the way
+    rest = "P13x5 P8x4 P6x5 | B: P24x2 P13x4 P8x3 P6x5 | W"
+    quiet = pos(f"W: K16 {rest}")
+    found = journey_plays(quiet, 4)
+    assert found is not None
+    assert max(_general_end(play) for play in found) == 16
+    assert any(s.cls == 0 and s.dest > s.origin for p in found for s in p.steps)
+    blot = pos("W: K16 P13x5 P8x4 P6x5 | B: P5 P24x2 P13x4 P8x3 P6x4 | W")
+    found = journey_plays(blot, 4)
+    assert found is not None
+    behind = [play for play in found if _general_end(play) > 16]
+    assert {_general_end(play) for play in behind} == {20, 24}
+    for play in behind:
+        assert any(s.cls == 0 and s.dest == 20 and s.effect is HIT for s in play.steps)
+    for position in (quiet, blot):
+        assert _texts(journey_plays(position, 4) or []) == _texts(searched_plays(position, (4, 4)))
+
+
+def _general_end(play: SoldierPlay) -> int:
+    text = play.position.text().split("|")[0]
+    return next(int(t[1:].partition("x")[0]) for t in text.split()[1:] if t.startswith("K"))
+
+
+def test_journeys_decline_where_one_step_changes_another() -> None:
+    plain = f"W: K24 P24 P13x5 P8x3 P6x5 {REST}"
+    assert journey_plays(pos(plain), 3) is not None
+    for text, die in (
+        # a checker on the bar, a bear-off within reach, two generals
+        (f"W: Kbar P24 P13x5 P8x3 P6x5 {REST}", 3),
+        (f"W: K9 P8 P7 P6x4 P5x5 P4x3 {REST}", 3),
+        (f"W: K24x2 P13x5 P8x3 P6x5 {REST}", 3),
+        # the druid can reach a blot (a pin), a checker a lone guard (an attack)
+        ("W: D13 K24 P24 P13x4 P8x3 P6x5 | B: P15 P24 P13x5 P8x3 P6x5 | W", 3),
+        ("W: K24 P24 P13x5 P8x3 P6x5 | B: G15 P24 P13x5 P8x3 P6x4 | W", 3),
+        # a lone druid holding a pin may leave it: the freed checker could be hit
+        ("W: D10 K24 P24 P13x4 P8x3 P6x5 | B: P15! P24 P13x5 P8x3 P6x4 | W", 2),
+    ):
+        assert journey_plays(pos(text), die) is None, text
+        # the exact walk or the search answers instead, and legal_plays with them
+        assert _texts(legal_plays(pos(text), (die, die))) == _texts(
+            searched_plays(pos(text), (die, die))
+        )
