@@ -8,16 +8,20 @@ A play of a double is four steps of one die.  Where
 - no checker of the mover can land on an opposing lone guard (an attack
   needs its capture) or on a lone checker holding one of the mover's pinned
   (hitting it frees that checker, which may then move),
-- the mover's druid can reach no blot (a pin depends on who lands first),
-- and no point where the mover holds a pin can be left empty (the freed
-  checker could then be hit),
+- no other checker of the mover can land where its druid can pin a blot
+  (the first lander there pins or hits), and it has one druid at most,
+- and no point where the mover holds a pin can be left empty but by a lone
+  checker other than the general, with nothing else able to land there
+  (the freed checker could then be hit),
 
 each step's landing does the same whatever came before it: onto nothing or
 an own checker it only moves, onto a blot it hits (the first lander; a later
-one finds the point empty), and a closed point stays closed.  A play is then
+one finds the point empty) or, the druid, pins it (freed again when the
+druid walks on), and a closed point stays closed.  A play is then
 a set of journeys, each one checker's walk of one or more steps from where
 it stood, and its position is the start plus each journey's change, less
-the blots hit (the union of the journeys' hits).  The general walks both
+the blots hit (the union of the journeys' hits) and the blot the druid
+ends on, pinned.  The general walks both
 ways, so its journeys are listed step by step (at most 30 walks of up to
 four steps), each with where it ends and what it hit; it may end further
 back than it began only if it hit (played first, it is the first lander on
@@ -44,12 +48,13 @@ from engine.soldiers.movegen import (
     _OP_SLOT,
     HIT,
     HOME,
+    PIN,
     PLAIN,
     SoldierPlay,
     SoldierStep,
     _step,
 )
-from engine.soldiers.state import LONE_GUARD, SoldiersPosition
+from engine.soldiers.state import LONE, LONE_GUARD, ONE, SoldiersPosition
 
 _FULL: Final = 4
 _BAR_SLOT: Final = _OP_SLOT[BAR]
@@ -76,14 +81,23 @@ def journey_plays(position: SoldiersPosition, die: int) -> list[SoldierPlay] | N
     their_free, their_pins = position.free[1 - side], position.pinned[1 - side]
     op0 = _MIRRORED(their_free)
     po0 = _MIRRORED(their_pins)
+    # points where my lone checker (not the general) holds a pin: it frees
+    # the pinned one by leaving
+    holds = 0
     for q in range(1, BAR):
         if po0[q] and me0[q] % 31 <= _FULL:
-            return None  # my checkers there could all leave: the pinned one goes free
+            if me0[q] % 31 > 1 or me0[q] & 31:
+                return None  # several could leave, or the general walks away and back
+            holds |= 1 << q
     try:
-        general, walks = _general_walks(me0, op0, pm0, die)
-        units = _units(me0, op0, pm0, die)
+        general, walks, walked = _general_walks(me0, op0, pm0, die)
+        units, landed, pinnable = _units(me0, op0, pm0, die, holds)
     except _Declined:
         return None
+    if pinnable & (landed | walked):
+        return None  # another checker may land first where the druid would pin
+    if holds & (landed | walked | pinnable):
+        return None  # a checker freed there could be hit or pinned again
 
     plays: list[SoldierPlay] = []
     add = plays.append
@@ -91,7 +105,9 @@ def journey_plays(position: SoldiersPosition, die: int) -> list[SoldierPlay] | N
     white = side == WHITE
     turn = BLACK if white else WHITE
     same_pins = (pm0, their_pins) if white else (their_pins, pm0)
-    theirs_by_hits: dict[int, tuple[int, ...]] = {0: their_free}
+    # by the blots hit and pinned: the opponent's row and both sides' pins
+    theirs_by_hits: dict[int, tuple[tuple[int, ...], tuple[tuple[int, ...], tuple[int, ...]]]]
+    theirs_by_hits = {0: (their_free, same_pins)}
     hit_keys: dict[int, int] = {0: 0}
     new, set_free, set_pinned, set_turn, set_steps, set_position = _BUILDERS
     row = list(me0)  # stepped forward and back as journeys are chosen
@@ -107,7 +123,7 @@ def journey_plays(position: SoldiersPosition, die: int) -> list[SoldierPlay] | N
         every = walk_hits | hits
         hit_key = hit_keys.get(every)
         if hit_key is None:
-            hit_key = hit_keys[every] = _hit_key(op0, every)
+            hit_key = hit_keys[every] = _hit_key(op0, po0, every)
         board = walk_key + key + hit_key
         if board in seen:
             return
@@ -116,13 +132,15 @@ def journey_plays(position: SoldiersPosition, die: int) -> list[SoldierPlay] | N
             steps = _first_landers(walk_steps, steps)
         elif walk_steps:
             steps = walk_steps + steps
-        theirs = theirs_by_hits.get(every)
-        if theirs is None:
-            theirs = theirs_by_hits[every] = _less_hits(their_free, every)
+        rows = theirs_by_hits.get(every)
+        if rows is None:
+            rows = theirs_by_hits[every] = _their_rows(
+                their_free, pm0, their_pins, op0, every, white
+            )
         mine = tuple(row)
         built = new(SoldiersPosition)  # the opponent to move
-        set_free(built, (mine, theirs) if white else (theirs, mine))
-        set_pinned(built, same_pins)
+        set_free(built, (mine, rows[0]) if white else (rows[0], mine))
+        set_pinned(built, rows[1])
         set_turn(built, turn)
         play = new(SoldierPlay)
         set_steps(play, steps)
@@ -193,19 +211,25 @@ def _landing(op: tuple[int, ...], pm: tuple[int, ...], d: int, cls: int) -> str 
     if cls == DRUID:
         if v == LONE_GUARD or pm[d]:
             return None  # a druid neither attacks a guard nor pins a pin holder
-        raise _Declined  # a pin
+        return PIN
     if v == LONE_GUARD or pm[d]:
         raise _Declined  # an attack, or a hit that frees my pinned checker
     return HIT
 
 
 def _units(
-    me: tuple[int, ...], op: tuple[int, ...], pm: tuple[int, ...], die: int
-) -> list[tuple[list[_Journey], int]]:
+    me: tuple[int, ...], op: tuple[int, ...], pm: tuple[int, ...], die: int, holds: int
+) -> tuple[list[tuple[list[_Journey], int]], int, int]:
     """Each class on each point other than the general that this die moves,
-    with its journeys (shortest first) and how many checkers it has."""
+    with its journeys (shortest first) and how many checkers it has; the
+    points those other than the druid may land on, and the blots the druid
+    may pin (bits by point).  A journey's hits carry, besides the blots it
+    hits (bit by point), the blot the druid ends on, pinned (bit 32 + the
+    point), and the point where its checker alone held a pin (``holds``),
+    freed as it leaves (bit 64 + the point); see `_their_rows`."""
     odd = die & 1
     units: list[tuple[list[_Journey], int]] = []
+    landed = pinnable = 0
     for o in range(24, die, -1):
         v = me[o]
         if not v:
@@ -216,7 +240,7 @@ def _units(
                 continue
             journeys: list[_Journey] = []
             steps: tuple[SoldierStep, ...] = ()
-            hits = 0
+            hits = 1 << 64 + o if holds >> o & 1 else 0
             x = o
             while len(steps) < _FULL and x - die >= 1:
                 d = x - die
@@ -226,25 +250,34 @@ def _units(
                 if effect is HIT:
                     hits |= 1 << d
                 steps += (_step(x, d, die, cls, effect),)
-                journeys.append((_AT[cls][d] - _AT[cls][o], hits, steps, o, d, 1 << 5 * cls))
+                if effect is PIN:
+                    if count > 1 or pinnable >> d & 1:
+                        raise _Declined  # two druids: which one pins
+                    pinnable |= 1 << d
+                    ends = hits | 1 << 32 + d
+                else:
+                    landed |= 1 << d
+                    ends = hits
+                journeys.append((_AT[cls][d] - _AT[cls][o], ends, steps, o, d, 1 << 5 * cls))
                 x = d
             if journeys:
                 units.append((journeys, count))
-    return units
+    return units, landed, pinnable
 
 
 def _general_walks(
     me: tuple[int, ...], op: tuple[int, ...], pm: tuple[int, ...], die: int
-) -> tuple[int, list[tuple[int, int, tuple[SoldierStep, ...], int]]]:
-    """Where the free general stands (0: none free) and its walks of 0..4
+) -> tuple[int, list[tuple[int, int, tuple[SoldierStep, ...], int]], int]:
+    """Where the free general stands (0: none free), its walks of 0..4
     steps that may end a play: (key change, hits, steps, end), one per end,
-    hits and length."""
+    hits and length, and the points it may land on (bits by point)."""
     general = next((q for q in range(1, 25) if me[q] & 31), 0)
     walks: dict[tuple[int, int, int], tuple[int, int, tuple[SoldierStep, ...], int]] = {}
     walks[(general, 0, 0)] = (0, 0, (), general)
     if not general:
-        return 0, list(walks.values())
+        return 0, list(walks.values()), 0
     at = _AT[GENERAL]
+    landed = [0]
 
     def walk(x: int, hits: int, steps: tuple[SoldierStep, ...]) -> None:
         for d in (x - die, x + die):
@@ -253,6 +286,7 @@ def _general_walks(
             effect = _landing(op, pm, d, GENERAL)
             if effect is None:
                 continue
+            landed[0] |= 1 << d
             if effect is HIT and hits >> d & 1:
                 effect = PLAIN  # hit on the way here: the point is empty now
             now_hits = hits | (1 << d) if effect is HIT else hits
@@ -264,12 +298,22 @@ def _general_walks(
                 walk(d, now_hits, now)
 
     walk(general, 0, ())
-    return general, list(walks.values())
+    return general, list(walks.values()), landed[0]
 
 
-def _hit_key(op: tuple[int, ...], hits: int) -> int:
-    """The board key's change when the blots on the points ``hits`` go to the bar."""
-    return sum(op[q] * (_BAR_SLOT - _OP_SLOT[q]) for q in range(1, BAR) if hits >> q & 1)
+def _hit_key(op: tuple[int, ...], po: tuple[int, ...], hits: int) -> int:
+    """The board key's change when the blots on the points ``hits`` go to the
+    bar, the one at bit 32 + its point is pinned (off the free rows) and the
+    one pinned at bit 64 + its point is freed."""
+    key = 0
+    for q in range(1, BAR):
+        if hits >> q & 1:
+            key += op[q] * (_BAR_SLOT - _OP_SLOT[q])
+        elif hits >> 32 + q & 1:
+            key -= op[q] * _OP_SLOT[q]
+        elif hits >> 64 + q & 1:
+            key += ONE[po[q] - 1] * _OP_SLOT[q]
+    return key
 
 
 def _first_landers(
@@ -291,11 +335,28 @@ def _first_landers(
     return out
 
 
-def _less_hits(their_free: tuple[int, ...], hits: int) -> tuple[int, ...]:
-    """The opponent's row (its numbering) with the blots on my points ``hits`` on its bar."""
+def _their_rows(
+    their_free: tuple[int, ...],
+    pm: tuple[int, ...],
+    their_pins: tuple[int, ...],
+    op: tuple[int, ...],
+    hits: int,
+    white: bool,
+) -> tuple[tuple[int, ...], tuple[tuple[int, ...], tuple[int, ...]]]:
+    """The opponent's free row (its numbering) with the blots on my points
+    ``hits`` on its bar, the one at bit 32 + its point pinned and the one
+    at bit 64 + its point freed, and the pin rows in white's-first order."""
     changed = list(their_free)
+    pinned = list(their_pins)
     for q in range(1, BAR):
         if hits >> q & 1:
             changed[BAR] += changed[25 - q]
             changed[25 - q] = 0
-    return tuple(changed)
+        elif hits >> 32 + q & 1:
+            changed[25 - q] = 0
+            pinned[25 - q] = LONE[op[q]] + 1
+        elif hits >> 64 + q & 1:
+            changed[25 - q] += ONE[pinned[25 - q] - 1]
+            pinned[25 - q] = 0
+    pins = their_pins if tuple(pinned) == their_pins else tuple(pinned)
+    return tuple(changed), ((pm, pins) if white else (pins, pm))
