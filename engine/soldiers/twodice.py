@@ -291,8 +291,15 @@ def two_dice_plays(position: SoldiersPosition, a: int, b: int) -> list[SoldierPl
     def follow(firsts: list[_Entry], die: int, second_pass: bool) -> None:
         for first in firsts:
             o1, c1, d1, e1, _, kind1, _, step1 = first
-            done1 = do_step(me, op, pm, po, o1, c1, d1, e1)
-            key1 = done1[0]
+            if kind1 is _MOVES_ONLY:  # what do_step would do, without the call
+                one1 = ONE[c1]
+                me[o1] -= one1
+                me[d1] += one1
+                key1 = at[c1][d1] - at[c1][o1]
+                released = 0
+            else:
+                done1 = do_step(me, op, pm, po, o1, c1, d1, e1)
+                key1, released = done1[0], done1[1]
             # the rows other than mine when the second step only moves a checker
             rows: tuple[_Row, tuple[_Row, _Row]] | None = (
                 (their_free, same_pins) if kind1 is _MOVES_ONLY else None
@@ -306,7 +313,7 @@ def two_dice_plays(position: SoldiersPosition, a: int, b: int) -> list[SoldierPl
             near = [d1] if second_pass and not bar else [o1, d1]
             if d1 + die <= 24:
                 near.append(d1 + die)
-            if done1[1] and o1 + die <= 24:
+            if released and o1 + die <= 24:
                 near.append(o1 + die)
             for q in (o1 - die, d1 - die):
                 if 0 < q <= 24 and me[q] & 31:  # GENERAL is class 0
@@ -356,7 +363,11 @@ def two_dice_plays(position: SoldiersPosition, a: int, b: int) -> list[SoldierPl
                         (my_pins, pins) if white else (pins, my_pins),
                     )
                 _undo(me, op, pm, po, o2, c2, d2, e2, done2)
-            _undo(me, op, pm, po, o1, c1, d1, e1, done1)
+            if kind1 is _MOVES_ONLY:
+                me[o1] += one1
+                me[d1] -= one1
+            else:
+                _undo(me, op, pm, po, o1, c1, d1, e1, done1)
 
     follow(firsts_a, b, False)
     follow(firsts_b, a, True)
