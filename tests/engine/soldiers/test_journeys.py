@@ -16,6 +16,7 @@ from engine.soldiers.movegen import HIT, PIN, SoldierPlay, searched_plays
 from engine.soldiers.plays import legal_plays
 from engine.soldiers.state import PositionTextError, SoldiersPosition, parse_position
 from tests.engine.soldiers.helpers import legal_path, pos
+from tests.engine.soldiers.test_doubles import doubles_on_games
 from tests.engine.soldiers.test_properties import game
 
 DICE = range(1, 7)
@@ -73,21 +74,7 @@ def _mutated(position: SoldiersPosition, rng: random.Random) -> SoldiersPosition
 
 def test_journeys_give_what_the_search_gives_on_game_positions() -> None:
     seen: Counter[str] = Counter()
-    compared = declined = 0
-    differences = []
-    # the default army, and one with five guards (one general: the generator's case)
-    for seed, army in ((1, 0), (3, 3), (4, 4)):
-        for turn, (position, _) in enumerate(game(5000 + seed, army)):
-            if turn % 3:
-                continue
-            for die in DICE:
-                same = _same(position, die, seen)
-                if same is None:
-                    declined += 1
-                    continue
-                compared += 1
-                if not same:
-                    differences.append((position.text(), die))
+    compared, differences = doubles_on_games(_same, 5000, seen)
     assert differences == []
     assert compared > 300
     for effect in ("plain", HIT, PIN, "general back", "general back and forth", "second lander"):
