@@ -3,11 +3,12 @@
 A match between two players is recorded game by game and, where the
 players want, turn by turn through the rules engine.  Player 1 is the
 engine's side 0 and plays White, player 2 Black, except where each game's
-opening names the colours (Nauka i Zhizn: the higher thrower plays White).  A result becomes official only when it is
-confirmed: by the opponent of the reporter (for an opponent without an
-account, by a club or federation official), by an arbiter's decision, by an
-organizer's override with a written reason, when an arbiter or organizer
-enters it, or when a match recorded side by side ends; every version is kept.
+opening names the colours (Nauka i Zhizn: the higher thrower plays White).
+A result becomes official only when it is confirmed: by the opponent of the
+reporter (for an opponent without an account, by a club or federation
+official), by an arbiter's decision, by an organizer's override with a
+written reason, when an arbiter or organizer enters it, or when a match
+recorded side by side ends; every version is kept.
 """
 
 from __future__ import annotations

@@ -227,8 +227,7 @@ class GameState:
     match_context: MatchContext | None = None
     automatic_doubles: int = 0  # taken so far in this game
     cube_turned: bool = False  # a double was taken (Jacoby)
-    # The deciding opening throw: (white's, black's); with ``higher_plays_white``
-    # colours are not yet known, so (first player's, second player's).
+    # The deciding opening throw: (side 0's die, side 1's), the players' seats.
     opening_dice: tuple[int, ...] = ()
     # ``higher_plays_white``: the seat (0 first player, 1 second) the opening
     # made White, which starts; None where seat 0 plays White.

@@ -40,12 +40,14 @@ from __future__ import annotations
 from typing import Final
 
 from engine.rules.board import BAR, BLACK, WHITE
-from engine.soldiers.army import CLASSES, DRUID, EVEN, GENERAL, ODD
+from engine.soldiers.army import CLASSES, EVEN, GENERAL, ODD
 from engine.soldiers.movegen import (
     _AT,
     _BUILDERS,
     _MIRRORED,
     _OP_SLOT,
+    ATTACK,
+    CAPTURE,
     HIT,
     HOME,
     PIN,
@@ -54,7 +56,8 @@ from engine.soldiers.movegen import (
     SoldierStep,
     _step,
 )
-from engine.soldiers.state import LONE, LONE_GUARD, ONE, SoldiersPosition
+from engine.soldiers.movegen import _landing as landing  # the one rule of a landing
+from engine.soldiers.state import LONE, ONE, SoldiersPosition
 
 _FULL: Final = 4
 _BAR_SLOT: Final = _OP_SLOT[BAR]
@@ -200,21 +203,17 @@ def journey_plays(position: SoldiersPosition, die: int) -> list[SoldierPlay] | N
     return plays or None
 
 
-def _landing(op: tuple[int, ...], pm: tuple[int, ...], d: int, cls: int) -> str | None:
+def _landing(
+    me: tuple[int, ...], op: tuple[int, ...], pm: tuple[int, ...], d: int, cls: int
+) -> str | None:
     """What landing a ``cls`` checker on my point ``d`` does at the start
-    (None: it may not); `_Declined` where it would depend on other steps."""
-    v = op[d]
-    if not v:
-        return PLAIN
-    if v % 31 >= 2:
-        return None
-    if cls == DRUID:
-        if v == LONE_GUARD or pm[d]:
-            return None  # a druid neither attacks a guard nor pins a pin holder
-        return PIN
-    if v == LONE_GUARD or pm[d]:
-        raise _Declined  # an attack, or a hit that frees my pinned checker
-    return HIT
+    (movegen's rule; None: it may not), or `_Declined` where that would
+    depend on the other steps: an attack on a lone guard (it needs its
+    capture), or a hit that frees my pinned checker (which may then move)."""
+    effect = landing(me, op, pm, d, cls)
+    if effect is ATTACK or effect is CAPTURE or (effect is HIT and pm[d]):
+        raise _Declined
+    return effect
 
 
 def _units(
@@ -244,7 +243,7 @@ def _units(
             x = o
             while len(steps) < _FULL and x - die >= 1:
                 d = x - die
-                effect = _landing(op, pm, d, cls)
+                effect = _landing(me, op, pm, d, cls)
                 if effect is None:
                     break
                 if effect is HIT:
@@ -283,7 +282,7 @@ def _general_walks(
         for d in (x - die, x + die):
             if not 1 <= d <= 24:
                 continue
-            effect = _landing(op, pm, d, GENERAL)
+            effect = _landing(me, op, pm, d, GENERAL)
             if effect is None:
                 continue
             landed[0] |= 1 << d
