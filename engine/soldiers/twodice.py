@@ -24,9 +24,14 @@ one of two groups:
 - **together**: the second step leaves or lands on a point of the first (a
   checker moving on, a point joined or freed, a guard's capture).  The
   mover's checkers then differ from the start on at most three slots, so
-  no such board is an apart one; they are found by playing each first step
-  of either die and listing the other die's steps at its points, and kept
-  one per board (the larger die's order first).
+  no such board is an apart one.  Where every step of the start, and every
+  checker's move on with the other die, only moves a checker or hits a blot
+  (`_chains`: most positions), they too are made from the start's steps:
+  the pairs that share a point (of two onto one blot the first hits) and
+  each checker's two steps, kept once where a chain through a point of its
+  own class meets a pair.  Elsewhere they are found by playing each first
+  step of either die and listing the other die's steps at its points, and
+  kept one per board (the larger die's order first).
 
 Whole-play conditions are checked per play: a first attacker on a guard
 must be followed by the capture, and the general may end further back than
@@ -51,7 +56,7 @@ from itertools import compress
 from typing import Final
 
 from engine.rules.board import BAR, BLACK, WHITE
-from engine.soldiers.army import CHECKERS, DRUID, GENERAL
+from engine.soldiers.army import CHECKERS, DRUID, EVEN, GENERAL, ODD
 from engine.soldiers.movegen import (
     _AT,
     _BUILDERS,
@@ -65,6 +70,7 @@ from engine.soldiers.movegen import (
     PLAIN,
     SoldierPlay,
     SoldierStep,
+    _landing,
     _movable,
     _new,
     _set_free,
@@ -234,7 +240,7 @@ def two_dice_plays(position: SoldiersPosition, a: int, b: int) -> list[SoldierPl
         set_position(play, built)
         add(play)
 
-    def apart(firsts: list[_Entry], seconds: list[_Entry]) -> None:
+    def apart(firsts: list[_Entry], seconds: list[_Entry], overlapping: bool) -> None:
         for first in firsts:
             o1, c1, d1, _, mask1, kind1, ends1, step1 = first
             if not ends1:
@@ -244,7 +250,11 @@ def two_dice_plays(position: SoldiersPosition, a: int, b: int) -> list[SoldierPl
             row[d1] += one1
             for second in seconds:
                 o2, c2, d2, _, mask2, kind2, ends2, step2 = second
-                if mask2 & mask1 or not ends2:
+                if mask2 & mask1:
+                    if overlapping and ends2:
+                        overlap(first, second)
+                    continue
+                if not ends2:
                     continue
                 if kind1 is _OTHER or kind2 is _OTHER:
                     slow(first, second)
@@ -278,9 +288,75 @@ def two_dice_plays(position: SoldiersPosition, a: int, b: int) -> list[SoldierPl
             row[o1] += one1
             row[d1] -= one1
 
-    apart(firsts_a, seconds_b)
+    # Where every step (and every checker's move on with the other die)
+    # only moves a checker or hits a blot, the plays whose steps share a
+    # point are made straight from the start's steps too (`_chains`).
+    chains = None if bar else _chains(me, op, pm, po, seconds_a, seconds_b, b, a, general)
+    seen: set[int] = set()  # the keys of plays that more than one pair gives
+
+    def made(key: int | None, steps: tuple[SoldierStep, SoldierStep], hits: int) -> None:
+        """A play whose rows stand in ``row`` (mine) and ``hits`` (the
+        blots hit, by point), unless its ``key`` was made before (None:
+        no other pair or chain can make it)."""
+        if key is not None:
+            if key in seen:
+                return
+            seen.add(key)
+        theirs = hit_rows.get(hits) if hits else their_free
+        if theirs is None:
+            changed = list(their_free)
+            for q in range(1, BAR):
+                if hits >> q & 1:
+                    changed[BAR] += changed[25 - q]
+                    changed[25 - q] = 0
+            theirs = hit_rows[hits] = tuple(changed)
+        mine = tuple(row)
+        built = new(SoldiersPosition)  # the opponent to move
+        set_free(built, (mine, theirs) if white else (theirs, mine))
+        set_pinned(built, same_pins)
+        set_turn(built, turn)
+        play = new(SoldierPlay)
+        set_steps(play, steps)
+        set_position(play, built)
+        add(play)
+
+    def overlap(first: _Entry, second: _Entry) -> None:
+        """A pair of the start's steps that share a point, the first one
+        played on ``row``: two checkers from one point, two onto one point
+        (the first lander hits a blot there), or one leaving or landing on
+        where the other landed or left."""
+        o1, c1, d1, e1, _, _, _, step1 = first
+        o2, c2, d2, e2, _, _, _, step2 = second
+        if o1 == o2:
+            if c1 == c2 and me0[o1] >> 5 * c1 & 31 < 2:
+                return  # one checker: a chain
+            hits = (e1 is HIT) << d1 | (e2 is HIT) << d2
+            steps = (step1, step2)
+        elif d1 == d2:
+            hits = (e1 is HIT) << d1
+            if e1 is HIT:  # the first lander hits: the general if it is one of them
+                if c2 == GENERAL:
+                    steps = (step2, _step(o1, d1, a, c1, PLAIN))
+                else:
+                    steps = (step1, _step(o2, d2, b, c2, PLAIN))
+            else:
+                steps = (step1, step2)
+        else:  # one from where the other landed, or onto where it left (own points)
+            hits = (e1 is HIT) << d1 | (e2 is HIT) << d2
+            steps = (step1, step2)
+        one2 = ONE[c2]
+        row[o2] -= one2
+        row[d2] += one2
+        if c1 == c2 and (o2 == d1 or d2 == o1):  # a chain's position: kept once
+            made((_AT[c1][d1] - _AT[c1][o1] + _AT[c2][d2] - _AT[c2][o2]) << 25 | hits, steps, hits)
+        else:
+            made(None, steps, hits)
+        row[o2] += one2
+        row[d2] -= one2
+
+    apart(firsts_a, seconds_b, chains is not None)
     if bar:
-        apart(firsts_b, seconds_a)
+        apart(firsts_b, seconds_a, False)
 
     # Together: the second step leaves or lands on a point of the first.
     # Board key -> steps and rows (mine, the opponent's in its numbering,
@@ -369,8 +445,17 @@ def two_dice_plays(position: SoldiersPosition, a: int, b: int) -> list[SoldierPl
             else:
                 _undo(me, op, pm, po, o1, c1, d1, e1, done1)
 
-    follow(firsts_a, b, False)
-    follow(firsts_b, a, True)
+    if chains is not None:
+        for key, hits, steps, o, cls, d in chains:
+            one = ONE[cls]
+            row[o] -= one
+            row[d] += one
+            made(key << 25 | hits, steps, hits)
+            row[o] += one
+            row[d] -= one
+    else:
+        follow(firsts_a, b, False)
+        follow(firsts_b, a, True)
     for steps, mine, theirs, pinned in together.values():
         built = new(SoldiersPosition)  # the opponent to move
         set_free(built, (mine, theirs) if white else (theirs, mine))
@@ -383,6 +468,68 @@ def two_dice_plays(position: SoldiersPosition, a: int, b: int) -> list[SoldierPl
     if not plays:
         return None  # no play uses both dice: the forced-move rules choose
     return plays
+
+
+# A checker using both dice: its change to my part of the board key, the
+# blots it hits (bit by point), its two steps, its origin, class and end.
+_Chain = tuple[int, int, tuple[SoldierStep, SoldierStep], int, int, int]
+
+
+def _chains(
+    me: list[int],
+    op: list[int],
+    pm: list[int],
+    po: list[int],
+    steps_a: list[_Entry],
+    steps_b: list[_Entry],
+    b: int,
+    a: int,
+    general: int,
+) -> list[_Chain] | None:
+    """Each checker's step of one die followed by its step of the other
+    (``steps_a``: the start's steps of die ``a``; the general walks both
+    ways), where that is all that is left to make: every step of the start
+    and every such second step only moves a checker or hits a blot (no
+    pin, attack, capture, or checker freed or released), and no point
+    holding a pin can be left empty by two checkers.  Then a step does the
+    same whichever comes first, bar one: of two onto one blot, the first
+    hits.  None where that does not hold."""
+    if any(entry[5] is _OTHER for entry in steps_a) or any(entry[5] is _OTHER for entry in steps_b):
+        return None
+    if any(po) and any(po[q] and me[q] % 31 == 2 for q in range(1, BAR)):
+        return None
+    out: list[_Chain] = []
+    for steps, die in ((steps_a, b), (steps_b, a)):
+        odd = die & 1
+        for o, cls, d1, e1, _, _, _, step1 in steps:
+            if cls == GENERAL:
+                ends: tuple[int, ...] = (d1 - die, d1 + die)
+            elif (cls == EVEN and odd) or (cls == ODD and not odd):
+                continue
+            else:
+                ends = (d1 - die,)
+            for d in ends:
+                if not 0 < d <= 24:
+                    continue  # nothing is borne off in these positions
+                effect = _landing(me, op, pm, d, cls)
+                if effect is None:
+                    continue
+                if effect is not PLAIN and (effect is not HIT or pm[d]):
+                    return None
+                hits = (e1 is HIT) << d1 | (effect is HIT) << d
+                if cls == GENERAL and d > general and not hits:
+                    continue  # the general behind its start without a hit
+                out.append(
+                    (
+                        _AT[cls][d] - _AT[cls][o],
+                        hits,
+                        (step1, _step(d1, d, die, cls, effect)),
+                        o,
+                        cls,
+                        d,
+                    )
+                )
+    return out
 
 
 def _general_start(position: SoldiersPosition) -> int | None:
