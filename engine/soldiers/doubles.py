@@ -534,6 +534,10 @@ def doubles_plays(position: SoldiersPosition, die: int) -> list[SoldierPlay] | N
         the search's bear-off rules: every step is played on the slots, and
         a board with no die left (or every checker off, which counts as
         every die) is a node like the others."""
+        node_id = (key, left, g_hit, attacks, risky)
+        if node_id in visited:
+            return
+        visited.add(node_id)
         done = me[OFF] % 31 == CHECKERS
         used = _FULL if done else _FULL - left
         if used >= best[0] and (not risky or (not attacks and not (g_now > general and not g_hit))):
@@ -638,6 +642,10 @@ def doubles_plays(position: SoldiersPosition, die: int) -> list[SoldierPlay] | N
             undo_step(me, op, pm, po, o, cls, d, effect, *stepped[1:])
 
     key0 = _key(me, op, pm, po)
+    # boards met before with as many dice left (and the same whole-play
+    # state) in the bear-off walk: a bear-off breaks the commuting cut, so
+    # the same board is met through many orders; its plays are found once
+    visited: set[tuple[int, int, int, int, bool]] = set()
     if may_bear:
         bear_node(_FULL, key0, (), _NO_RANK, 0, 0, -1, PLAIN, False, 0, general, 0)
     else:
