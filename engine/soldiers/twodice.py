@@ -52,6 +52,7 @@ die's first where both reach it.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from itertools import compress
 from typing import Final
 
@@ -161,6 +162,106 @@ def _moves(
 
 
 _POINTS: Final = list(range(24, 0, -1))
+_BAR_ONLY: Final = (BAR,)
+
+
+def _table(
+    me: list[int],
+    op: list[int],
+    pm: list[int],
+    po: list[int],
+    die: int,
+    general: int,
+    origins: Iterable[int],
+) -> list[_Entry]:
+    """The start's steps of ``die`` from ``origins`` (the bar among them
+    enters; nothing is borne off this turn), tabled: what `_moves` lists,
+    with each step's points, kind, whether it may end a play, and object."""
+    out: list[_Entry] = []
+    add = out.append
+    movable_of = _MOVABLE[die & 1]
+    step_of = _step
+    for o in origins:
+        v = me[o]
+        if o != BAR and op[o] == LONE_GUARD and v % 31 == 1:
+            continue  # a first attacker waiting for the second
+        movable = movable_of.get(v)
+        if movable is None:
+            movable = movable_of[v] = _movable(v, die & 1)
+        # leaving o empty frees the checker pinned under my last one there
+        releases = o != BAR and po[o] and v % 31 == 1
+        d = o - die
+        if d < 1:
+            other = druid = None
+        else:
+            w = op[d]
+            if not w:
+                other = druid = PLAIN
+            elif w % 31 >= 2:
+                other = druid = None
+            elif w == LONE_GUARD:
+                other, druid = (CAPTURE if me[d] else ATTACK), None
+            else:
+                other, druid = HIT, (None if pm[d] else PIN)
+        for cls in movable:
+            effect = druid if cls == DRUID else other
+            if effect is not None:
+                if releases:
+                    kind = _OTHER
+                elif effect is PLAIN:
+                    kind = _MOVES_ONLY
+                elif effect is HIT and not pm[d]:
+                    kind = _HITS_BLOT
+                else:
+                    kind = _OTHER
+                ends = effect is not ATTACK and (
+                    cls != GENERAL or d <= general or effect is HIT or effect is CAPTURE
+                )
+                add(
+                    (
+                        o,
+                        cls,
+                        d,
+                        effect,
+                        1 << o | 1 << d,
+                        kind,
+                        ends,
+                        step_of(o, d, die, cls, effect),
+                    )
+                )
+            if cls == GENERAL and o != BAR and o + die <= 24:
+                b = o + die
+                w = op[b]
+                if not w:
+                    effect = PLAIN
+                elif w % 31 >= 2:
+                    continue
+                elif w == LONE_GUARD:
+                    effect = CAPTURE if me[b] else ATTACK
+                else:
+                    effect = HIT
+                if releases:
+                    kind = _OTHER
+                elif effect is PLAIN:
+                    kind = _MOVES_ONLY
+                elif effect is HIT and not pm[b]:
+                    kind = _HITS_BLOT
+                else:
+                    kind = _OTHER
+                ends = effect is not ATTACK and (b <= general or effect is HIT or effect is CAPTURE)
+                add(
+                    (
+                        o,
+                        cls,
+                        b,
+                        effect,
+                        1 << o | 1 << b,
+                        kind,
+                        ends,
+                        step_of(o, b, die, cls, effect),
+                    )
+                )
+    return out
 
 
 def two_dice_plays(position: SoldiersPosition, a: int, b: int) -> list[SoldierPlay] | None:
@@ -182,32 +283,13 @@ def two_dice_plays(position: SoldiersPosition, a: int, b: int) -> list[SoldierPl
     me, op = list(me0), list(_MIRRORED(their_free))
     pm, po = list(pm0), list(_MIRRORED(their_pins))
 
-    def table(moves: list[_Move], die: int) -> list[_Entry]:
-        out: list[_Entry] = []
-        for o, cls, d, effect in moves:
-            if effect is PLAIN and not (o != BAR and po[o] and me[o] == ONE[cls]):
-                kind = _MOVES_ONLY
-            elif effect is HIT and not pm[d] and not (o != BAR and po[o] and me[o] == ONE[cls]):
-                kind = _HITS_BLOT
-            else:
-                kind = _OTHER
-            ends = effect is not ATTACK and (
-                cls != GENERAL or d <= general or effect is HIT or effect is CAPTURE
-            )
-            out.append(
-                (o, cls, d, effect, 1 << o | 1 << d, kind, ends, _step(o, d, die, cls, effect))
-            )
-        return out
-
     # The second steps of an apart play: the start's steps without the bar's
     # checker (with one there, the first step enters it).
-    me[BAR] = 0
-    seconds_a = table(_moves(me, op, pm, a, _POINTS), a)
-    seconds_b = table(_moves(me, op, pm, b, _POINTS), b)
-    me[BAR] = bar
+    seconds_a = _table(me, op, pm, po, a, general, compress(_POINTS, me0[24:0:-1]))
+    seconds_b = _table(me, op, pm, po, b, general, compress(_POINTS, me0[24:0:-1]))
     if bar:
-        firsts_a = table(_moves(me, op, pm, a, [BAR]), a)
-        firsts_b = table(_moves(me, op, pm, b, [BAR]), b)
+        firsts_a = _table(me, op, pm, po, a, general, _BAR_ONLY)
+        firsts_b = _table(me, op, pm, po, b, general, _BAR_ONLY)
         if not firsts_a and not firsts_b:
             # the checker on the bar cannot enter, so nothing moves (§2)
             return [SoldierPlay((), position.with_turn(1 - side))]
