@@ -66,6 +66,10 @@ _Steps = tuple[SoldierStep, ...]
 # A journey: its change to my part of the board key, the blots it hits (bit
 # per point), its steps, and its origin, end and class's unit (to make the row).
 _Journey = tuple[int, int, _Steps, int, int, int]
+# By the blots hit, pinned and freed: the board key's change, the
+# opponent's free row and both sides' pin rows (white's first).
+_Row = tuple[int, ...]
+_Theirs = tuple[int, _Row, tuple[_Row, _Row]]
 
 
 class _Declined(Exception):
@@ -108,42 +112,34 @@ def journey_plays(position: SoldiersPosition, die: int) -> list[SoldierPlay] | N
     white = side == WHITE
     turn = BLACK if white else WHITE
     same_pins = (pm0, their_pins) if white else (their_pins, pm0)
-    # by the blots hit and pinned: the opponent's row and both sides' pins
-    theirs_by_hits: dict[int, tuple[tuple[int, ...], tuple[tuple[int, ...], tuple[int, ...]]]]
-    theirs_by_hits = {0: (their_free, same_pins)}
-    hit_keys: dict[int, int] = {0: 0}
+    # by the blots hit and pinned: the board key's change, the opponent's
+    # row and both sides' pins
+    by_hits: dict[int, _Theirs] = {0: (0, their_free, same_pins)}
     new, set_free, set_pinned, set_turn, set_steps, set_position = _BUILDERS
     row = list(me0)  # stepped forward and back as journeys are chosen
     left = [count for _, count in units]
     count = len(units)
-    # the general's walk being completed: its key change, hits, steps, and
-    # how many steps the other checkers play
+    # the general's walk being completed: its key change and hits, and how
+    # many steps the other checkers play
     walk_key = walk_hits = want = 0
-    walk_steps: _Steps = ()
 
     def make(key: int, hits: int, steps: _Steps, overlap: int) -> None:
-        """The play of the walk and the journeys chosen, unless its board is known."""
+        """The play of the walk and the journeys chosen (mine in ``row``),
+        unless its board is known."""
         every = walk_hits | hits
-        hit_key = hit_keys.get(every)
-        if hit_key is None:
-            hit_key = hit_keys[every] = _hit_key(op0, po0, every)
-        board = walk_key + key + hit_key
+        theirs = by_hits.get(every)
+        if theirs is None:
+            theirs = by_hits[every] = _theirs(their_free, pm0, their_pins, op0, po0, every, white)
+        board = walk_key + key + theirs[0]
         if board in seen:
             return
         seen.add(board)
         if overlap or walk_hits & hits:
-            steps = _first_landers(walk_steps, steps)
-        elif walk_steps:
-            steps = walk_steps + steps
-        rows = theirs_by_hits.get(every)
-        if rows is None:
-            rows = theirs_by_hits[every] = _their_rows(
-                their_free, pm0, their_pins, op0, every, white
-            )
+            steps = _first_landers(steps)
         mine = tuple(row)
         built = new(SoldiersPosition)  # the opponent to move
-        set_free(built, (mine, rows[0]) if white else (rows[0], mine))
-        set_pinned(built, rows[1])
+        set_free(built, (mine, theirs[1]) if white else (theirs[1], mine))
+        set_pinned(built, theirs[2])
         set_turn(built, turn)
         play = new(SoldierPlay)
         set_steps(play, steps)
@@ -154,50 +150,57 @@ def journey_plays(position: SoldiersPosition, die: int) -> list[SoldierPlay] | N
         unit: int, shortest: int, steps: int, key: int, hits: int, path: _Steps, overlap: int
     ) -> None:
         """The other checkers' journeys, ``want`` steps in all: in order (by
-        unit, then length), so each set is met once."""
+        unit, then length), so each set is met once.  A unit's journeys are
+        one of each length from 1, shortest first."""
+        need = want - steps  # the length of a journey that completes the play
         for i in range(unit, count):
             if not left[i]:
                 continue
-            left[i] -= 1
             journeys = units[i][0]
-            for j in range(shortest if i == unit else 0, len(journeys)):
-                total = steps + j + 1
-                if total > want:
-                    break
-                key_change, journey_hits, journey_steps, o, d, one = journeys[j]
+            first = shortest if i == unit else 0
+            if need <= len(journeys) and need > first:
+                # the journey that completes the play
+                key_change, journey_hits, journey_steps, o, d, one = journeys[need - 1]
                 row[o] -= one
                 row[d] += one
-                if total == want:
-                    make(
-                        key + key_change,
-                        hits | journey_hits,
-                        path + journey_steps,
-                        overlap | (hits & journey_hits),
-                    )
-                else:
-                    # another checker of the same unit (as long or longer), or a later unit
+                make(
+                    key + key_change,
+                    hits | journey_hits,
+                    path + journey_steps,
+                    overlap | (hits & journey_hits),
+                )
+                row[o] += one
+                row[d] -= one
+            if need > 1:
+                left[i] -= 1
+                # shorter ones, then another checker of the same unit (as
+                # long or longer) or a later unit
+                for j in range(first, min(need - 1, len(journeys))):
+                    key_change, journey_hits, journey_steps, o, d, one = journeys[j]
+                    row[o] -= one
+                    row[d] += one
                     choose(
                         i,
                         j,
-                        total,
+                        steps + j + 1,
                         key + key_change,
                         hits | journey_hits,
                         path + journey_steps,
                         overlap | (hits & journey_hits),
                     )
-                row[o] += one
-                row[d] -= one
-            left[i] += 1
+                    row[o] += one
+                    row[d] -= one
+                left[i] += 1
 
     for walk in walks:
-        walk_key, walk_hits, walk_steps, end = walk  # read by make()
+        walk_key, walk_hits, walk_steps, end = walk  # key and hits read by make()
         want = _FULL - len(walk_steps)
         row[general] -= 1  # GENERAL is class 0 (nothing moves when there is none)
         row[end] += 1
         if want:
-            choose(0, 0, 0, 0, 0, (), 0)
+            choose(0, 0, 0, 0, 0, walk_steps, 0)
         else:
-            make(0, 0, (), 0)
+            make(0, 0, walk_steps, 0)
         row[general] += 1
         row[end] -= 1
     return plays or None
@@ -225,7 +228,7 @@ def _units(
     may pin (bits by point).  A journey's hits carry, besides the blots it
     hits (bit by point), the blot the druid ends on, pinned (bit 32 + the
     point), and the point where its checker alone held a pin (``holds``),
-    freed as it leaves (bit 64 + the point); see `_their_rows`."""
+    freed as it leaves (bit 64 + the point); see `_theirs`."""
     odd = die & 1
     units: list[tuple[list[_Journey], int]] = []
     landed = pinnable = 0
@@ -300,31 +303,11 @@ def _general_walks(
     return general, list(walks.values()), landed[0]
 
 
-def _hit_key(op: tuple[int, ...], po: tuple[int, ...], hits: int) -> int:
-    """The board key's change when the blots on the points ``hits`` go to the
-    bar, the one at bit 32 + its point is pinned (off the free rows) and the
-    one pinned at bit 64 + its point is freed."""
-    key = 0
-    for q in range(1, BAR):
-        if hits >> q & 1:
-            key += op[q] * (_BAR_SLOT - _OP_SLOT[q])
-        elif hits >> 32 + q & 1:
-            key -= op[q] * _OP_SLOT[q]
-        elif hits >> 64 + q & 1:
-            key += ONE[po[q] - 1] * _OP_SLOT[q]
-    return key
-
-
-def _first_landers(
-    walk: tuple[SoldierStep, ...], steps: tuple[SoldierStep, ...]
-) -> tuple[SoldierStep, ...]:
+def _first_landers(steps: tuple[SoldierStep, ...]) -> tuple[SoldierStep, ...]:
     """The path (the general's walk, then the other journeys' steps) with a
     hit only where a point's blot is first landed on."""
-    out = walk
+    out: tuple[SoldierStep, ...] = ()
     hit = 0
-    for step in walk:
-        if step.effect is HIT:
-            hit |= 1 << step.dest
     for step in steps:
         if step.effect is HIT:
             if hit >> step.dest & 1:
@@ -334,28 +317,34 @@ def _first_landers(
     return out
 
 
-def _their_rows(
+def _theirs(
     their_free: tuple[int, ...],
     pm: tuple[int, ...],
     their_pins: tuple[int, ...],
     op: tuple[int, ...],
+    po: tuple[int, ...],
     hits: int,
     white: bool,
-) -> tuple[tuple[int, ...], tuple[tuple[int, ...], tuple[int, ...]]]:
-    """The opponent's free row (its numbering) with the blots on my points
-    ``hits`` on its bar, the one at bit 32 + its point pinned and the one
-    at bit 64 + its point freed, and the pin rows in white's-first order."""
+) -> _Theirs:
+    """When the blots on my points ``hits`` go to the bar, the one at bit
+    32 + its point is pinned (off the free rows) and the one pinned at bit
+    64 + its point is freed: the board key's change, the opponent's free row
+    (its numbering), and the pin rows in white's-first order."""
+    key = 0
     changed = list(their_free)
     pinned = list(their_pins)
     for q in range(1, BAR):
         if hits >> q & 1:
+            key += op[q] * (_BAR_SLOT - _OP_SLOT[q])
             changed[BAR] += changed[25 - q]
             changed[25 - q] = 0
         elif hits >> 32 + q & 1:
+            key -= op[q] * _OP_SLOT[q]
             changed[25 - q] = 0
             pinned[25 - q] = LONE[op[q]] + 1
         elif hits >> 64 + q & 1:
+            key += ONE[po[q] - 1] * _OP_SLOT[q]
             changed[25 - q] += ONE[pinned[25 - q] - 1]
             pinned[25 - q] = 0
     pins = their_pins if tuple(pinned) == their_pins else tuple(pinned)
-    return tuple(changed), ((pm, pins) if white else (pins, pm))
+    return key, tuple(changed), ((pm, pins) if white else (pins, pm))
