@@ -75,6 +75,7 @@ from engine.soldiers.movegen import (
     PLAIN,
     SoldierPlay,
     SoldierStep,
+    _landing,
     _movable,
     _step,
     do_step,
@@ -115,6 +116,8 @@ def doubles_plays(position: SoldiersPosition, die: int) -> list[SoldierPlay] | N
     None where this walk is not exact or no play uses all four dice."""
     side = position.turn
     me0 = position.free[side]
+    if me0[BAR] and not _can_enter(position, die):
+        return [SoldierPlay((), position.with_turn(1 - side))]  # nothing moves (§2)
     # fewer than four checkers outside the home or on the bar: a bear-off
     # may come within reach during the turn
     may_bear = sum(me0[HOME + 1 :]) % 31 < 4
@@ -676,6 +679,28 @@ def doubles_plays(position: SoldiersPosition, die: int) -> list[SoldierPlay] | N
         set_position(play, built)
         add(play)
     return plays
+
+
+def _can_enter(position: SoldiersPosition, die: int) -> bool:
+    """Whether a checker of the mover's on the bar may enter with ``die``:
+    a class that die moves, onto a point it may land on; a first attack on
+    a lone guard counts only where something could capture it after: a
+    second checker on the bar, or a general on the board walking back."""
+    side = position.turn
+    me = position.free[side]
+    waiting = me[BAR]
+    d = BAR - die
+    op = _MIRRORED(position.free[1 - side])
+    for cls in _movable(waiting, die & 1):
+        effect = _landing(me, op, position.pinned[side], d, cls)
+        if effect is not None and (
+            effect is not ATTACK
+            or waiting % 31 > 1
+            or sum(me[1:BAR]) & 31  # GENERAL is class 0
+            or GENERAL + 1 in position.pinned[side]  # freed by a hit, it may walk back
+        ):
+            return True
+    return False
 
 
 def _cut(

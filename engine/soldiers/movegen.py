@@ -32,8 +32,8 @@ within reach) are made as journeys (`engine.soldiers.journeys`); the others
 mostly go through `engine.soldiers.doubles`, which walks
 this search's tree in its order with less bookkeeping (no visited set, no
 step memo, one integer key, rows built only for whole plays); the search
-keeps the rest (two checkers on the bar, several generals, plays short of
-every die).  tests/benchmarks/bench_soldiers_movegen.py
+keeps the rest (several generals, doubles that cannot all be played but
+where a checker on the bar may enter).  tests/benchmarks/bench_soldiers_movegen.py
 times `legal_plays` against short nardy's generator on random game positions.
 """
 

@@ -1,8 +1,8 @@
 """Soldiers' legal plays: the generator for two different dice where it is exact
-(`engine.soldiers.twodice`, most positions); for doubles, the journeys where
-no step can change another (`engine.soldiers.journeys`), else the walk where
-it is exact (`engine.soldiers.doubles`: one general at most, every die
-played); else the search (`movegen.searched_plays`).
+(`engine.soldiers.twodice`: one general at most); for doubles, the journeys
+where no step can change another (`engine.soldiers.journeys`), else the walk
+where it is exact (`engine.soldiers.doubles`: one general at most, every die
+played, or nothing can enter); else the search (`movegen.searched_plays`).
 
 Its own module so that the fast paths, which build on the search's step primitives,
 and the search import nothing of each other's callers."""

@@ -2,9 +2,10 @@
 
 Where
 
-- at most one checker of the mover is on the bar, and at least one (two
-  with none on the bar) of its free checkers stands outside its home, so
-  nothing can be borne off this turn (an entered checker lands outside),
+- at most one checker of the mover is on the bar (with more, each die
+  enters one: `_entering`), and at least one (two with none on the bar) of
+  its free checkers stands outside its home, so nothing can be borne off
+  this turn (an entered checker lands outside),
 - it has at most one general (the retreat rule is about one checker), and
 - no opposing lone guard has one of its checkers on it (every first attack
   is made this turn),
@@ -43,9 +44,11 @@ board afresh for the second (the search's own step lists), keeping one
 play per board; and where the checker on the bar cannot enter with either
 die, nothing moves.
 
-None when no play uses both dice (the forced-move rules then choose among
-single steps) or outside the positions above; `engine.soldiers.plays` then
-asks the search.  Plays come out one per resulting position, each with a
+Where no play uses both dice, the forced-move rules of §2 keep the single
+steps of the larger die that may end a play, else the smaller's, else
+nothing moves (`_one_die`).  None outside the positions above (several
+generals, a first attacker waiting on a lone guard); `engine.soldiers.plays`
+then asks the search.  Plays come out one per resulting position, each with a
 legal path; which path stands for a play with two orders is the larger
 die's first where both reach it.
 """
@@ -271,11 +274,11 @@ def two_dice_plays(position: SoldiersPosition, a: int, b: int) -> list[SoldierPl
     bar = me0[BAR]
     # a slot's value mod 31 is its count; nothing may be borne off this turn
     outside = sum(me0[HOME + 1 : BAR]) % 31
-    if bar % 31 > 1:
-        return None
     general = _general_start(position)
     if general is None:
         return None
+    if bar % 31 > 1:
+        return _entering(position, a, b, general)
     if outside < (1 if bar else 2):
         return _bearing_off(position, a, b, general)
     pm0 = position.pinned[side]
@@ -547,8 +550,8 @@ def two_dice_plays(position: SoldiersPosition, a: int, b: int) -> list[SoldierPl
         set_steps(play, steps)
         set_position(play, built)
         add(play)
-    if not plays:
-        return None  # no play uses both dice: the forced-move rules choose
+    if not plays:  # no play uses both dice: the forced-move rules choose
+        return _one_die(position, me, op, pm, po, (firsts_a, firsts_b))
     return plays
 
 
@@ -612,6 +615,77 @@ def _chains(
                     )
                 )
     return out
+
+
+def _entering(position: SoldiersPosition, a: int, b: int, general: int) -> list[SoldierPlay]:
+    """The legal plays of dice ``a > b`` with two or more of the mover's
+    checkers on the bar: each die enters one (nothing else may move while
+    one waits), on two different points, so the two entries are the
+    start's; where no two may, one entry of the larger die, else of the
+    smaller, else nothing moves."""
+    side = position.turn
+    me = list(position.free[side])
+    op = list(_MIRRORED(position.free[1 - side]))
+    pm = list(position.pinned[side])
+    po = list(_MIRRORED(position.pinned[1 - side]))
+    entries_a = _table(me, op, pm, po, a, general, _BAR_ONLY)
+    entries_b = _table(me, op, pm, po, b, general, _BAR_ONLY)
+    plays = [
+        _play(position, me, op, pm, po, (first, second))
+        for first in entries_a
+        if first[6]  # not a first attack: nothing else can land there
+        for second in entries_b
+        if second[6] and (first[1] != second[1] or me[BAR] >> 5 * first[1] & 31 > 1)
+    ]
+    return plays or _one_die(position, me, op, pm, po, (entries_a, entries_b))
+
+
+def _one_die(
+    position: SoldiersPosition,
+    me: list[int],
+    op: list[int],
+    pm: list[int],
+    po: list[int],
+    steps_by_die: tuple[list[_Entry], list[_Entry]],
+) -> list[SoldierPlay]:
+    """Where no play uses both dice (§2's forced moves): each step of the
+    larger die that may end a play alone, else each of the smaller's, else
+    nothing moves.  ``steps_by_die``: the start's steps of each die (the
+    entries, with a checker on the bar)."""
+    for steps in steps_by_die:
+        plays = [_play(position, me, op, pm, po, (step,)) for step in steps if step[6]]
+        if plays:
+            return plays
+    return [SoldierPlay((), position.with_turn(1 - position.turn))]
+
+
+def _play(
+    position: SoldiersPosition,
+    me: list[int],
+    op: list[int],
+    pm: list[int],
+    po: list[int],
+    steps: tuple[_Entry, ...],
+) -> SoldierPlay:
+    """The play of tabled ``steps``, stepped on the slots and taken back."""
+    done = [do_step(me, op, pm, po, *step[:4]) for step in steps]
+    side = position.turn
+    mine, theirs = tuple(me), _MIRRORED(op)
+    my_pins, pins = tuple(pm), _MIRRORED(po)
+    for step, stepped in zip(reversed(steps), reversed(done), strict=True):
+        _undo(me, op, pm, po, *step[:4], stepped)
+    built = _new(SoldiersPosition)  # the opponent to move
+    if side == WHITE:
+        _set_free(built, (mine, theirs))
+        _set_pinned(built, (my_pins, pins))
+    else:
+        _set_free(built, (theirs, mine))
+        _set_pinned(built, (pins, my_pins))
+    _set_turn(built, 1 - side)
+    play = _new(SoldierPlay)
+    _set_steps(play, tuple(step[7] for step in steps))
+    _set_position(play, built)
+    return play
 
 
 def _general_start(position: SoldiersPosition) -> int | None:
@@ -684,8 +758,18 @@ def _bearing_off(
                         keep(done1[0] + done2[0], (step1, _step(o2, d2, second_die, c2, e2)))
                     _undo(me, op, pm, po, o2, c2, d2, e2, done2)
             _undo(me, op, pm, po, o1, c1, d1, e1, done1)
+    # No play uses both dice: the forced-move rules (§2) keep the plays of
+    # one die, the larger if it can be played; if neither, nothing moves.
+    for die in (a, b) if not found else ():
+        for o1, c1, d1, e1, _ in _steps(me, op, pm, die):
+            done1 = do_step(me, op, pm, po, o1, c1, d1, e1)
+            if valid(((o1, c1, d1, e1),)):
+                keep(done1[0], (_step(o1, d1, die, c1, e1),))
+            _undo(me, op, pm, po, o1, c1, d1, e1, done1)
+        if found:
+            break
     if not found:
-        return None  # no play uses both dice: the forced-move rules choose
+        return [SoldierPlay((), position.with_turn(1 - side))]
     white = side == WHITE
     same_pins = (pm0, their_pins) if white else (their_pins, pm0)
     plays: list[SoldierPlay] = []

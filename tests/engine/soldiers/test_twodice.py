@@ -10,7 +10,7 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.soldiers.army import GENERAL
+from engine.soldiers.army import GENERAL, GUARD
 from engine.soldiers.movegen import (
     ATTACK,
     CAPTURE,
@@ -20,7 +20,7 @@ from engine.soldiers.movegen import (
     searched_plays,
 )
 from engine.soldiers.plays import legal_plays
-from engine.soldiers.state import SoldiersPosition
+from engine.soldiers.state import ONE, SoldiersPosition
 from engine.soldiers.twodice import two_dice_plays
 from tests.engine.soldiers.helpers import legal_path, pos
 from tests.engine.soldiers.test_properties import _random_position, game
@@ -54,13 +54,13 @@ def _texts(plays: list[SoldierPlay]) -> set[str]:
 
 def _why_declined(position: SoldiersPosition, a: int, b: int) -> str:
     """Which of the module's conditions a declined position fails."""
-    mine = position.free[position.turn]
-    if mine[25] % 31 > 1:
-        return "two on the bar"
     if position.class_count(position.turn, GENERAL) > 1:
         return "two generals"
-    if max(len(play.steps) for play in searched_plays(position, (a, b))) < 2:
-        return "no play of both dice"
+    side = position.turn
+    for q in range(1, 25):  # a lone guard of the opponent with a checker of the mover on it
+        guard = position.free[1 - side][25 - q]
+        if guard == ONE[GUARD] and position.free[side][q]:
+            return "a first attacker waiting"
     return "declined for no stated reason"
 
 
@@ -86,11 +86,7 @@ def test_the_generator_gives_what_the_search_gives_on_game_positions() -> None:
     assert differences == []
     assert compared > declined  # it answers for most positions
     # and declines only for its stated reasons
-    assert set(reasons) <= {
-        "two on the bar",
-        "two generals",
-        "no play of both dice",
-    }
+    assert set(reasons) <= {"two generals", "a first attacker waiting"}
     for effect in ("plain", HIT, PIN, "entry", "general back"):
         assert seen[effect] > 0, effect
 
@@ -131,8 +127,7 @@ def test_the_generator_declines_where_its_conditions_fail() -> None:
     rest = "P13x5 P8x3 P6x5 | B: P24x2 P13x5 P8x3 P6x5 | W"
     # a plain position: it answers
     assert two_dice_plays(pos(f"W: K24 P24 {rest}"), 6, 5) is not None
-    # two checkers on the bar, two generals, a bear-off within reach
-    assert two_dice_plays(pos(f"W: Kbar Pbar {rest}"), 6, 5) is None
+    # two generals
     assert two_dice_plays(pos(f"W: K24x2 {rest}"), 6, 5) is None
     # a bear-off within reach: answered too, the whole board read after the
     # first step (with the highest-checker rule, and the last checker off)
@@ -146,11 +141,8 @@ def test_the_generator_declines_where_its_conditions_fail() -> None:
     ):
         for a, b in ROLLS:
             found = two_dice_plays(pos(text), a, b)
-            searched = searched_plays(pos(text), (a, b))
-            if found is None:  # only where no play uses both dice
-                assert max(len(p.steps) for p in searched) < 2
-                continue
-            assert _texts(found) == _texts(searched), (text, a, b)
+            assert found is not None
+            assert _texts(found) == _texts(searched_plays(pos(text), (a, b))), (text, a, b)
             assert all(legal_path(pos(text), play) for play in found)
     # the checker on the bar cannot enter: nothing moves
     closed = pos("W: Pbar P13x14 | B: P1x2 P2x2 P3x2 P4x2 P5x2 P6x2 P13x3 | W")
@@ -170,7 +162,39 @@ def test_the_generator_declines_where_its_conditions_fail() -> None:
     found = two_dice_plays(back_and_forth, 4, 2) or []
     assert _texts(found) == _texts(searched_plays(back_and_forth, (4, 2)))
     assert all(legal_path(back_and_forth, play) for play in found)
-    # no play uses both dice: the forced-move rules choose, the search answers
+    # no play uses both dice: the forced-move rules keep the smaller die's
+    # steps here (the larger cannot be played)
     stuck = pos("W: K24 P24 P13x13 | B: P18x2 P8x2 P7x2 P13x9 | W")
-    assert two_dice_plays(stuck, 6, 1) is None
-    assert [[s.die for s in p.steps] for p in legal_plays(stuck, (6, 1))] == [[1]] * 2
+    found = two_dice_plays(stuck, 6, 1)
+    assert [[s.die for s in p.steps] for p in found or []] == [[1]] * 2
+    assert _texts(found or []) == _texts(searched_plays(stuck, (6, 1)))
+
+
+def test_two_or_more_checkers_on_the_bar_enter_with_each_die() -> None:
+    board = "P13x4 P8x3 P6x5 | B: {black} | W"
+    cases = {
+        # both dice enter, classes and all; a blot hit on entering
+        "W: Kbar Pbar Gbar": "P24x2 P13x5 P8x3 P6x4 P1",
+        # a 6 cannot enter: the other die enters one, the smaller alone
+        "W: Pbar Dbar Ebar": "P24x2 P20x2 P13x5 P8x3 P6x3",
+        # 1 to 5 cannot enter: a 6 enters alone, else nothing moves
+        "W: Pbar Pbar Obar": "P1x2 P2x2 P3x2 P4x2 P5x2 P13x5",
+        # a lone guard on an entry point: an attack nothing can follow
+        "W: Pbar Pbar Dbar": "G3 P24x2 P13x5 P8x3 P6x4",
+        # the druid pins a blot as it enters; wounded checkers of either parity
+        "W: Dbar Ebar Obar": "P2 P4 P24 P13x5 P8x3 P6x4",
+    }
+    seen: Counter[str] = Counter()
+    for white, black in cases.items():
+        position = pos(f"{white} {board.format(black=black)}")
+        for a, b in ROLLS:
+            found = two_dice_plays(position, a, b)
+            assert found is not None
+            assert _texts(found) == _texts(searched_plays(position, (a, b))), (white, a, b)
+            assert all(legal_path(position, play) for play in found)
+            for play in found:
+                seen[f"{len(play.steps)} steps"] += 1
+                for step in play.steps:
+                    seen[step.effect or "plain"] += 1
+    for kind in ("0 steps", "1 steps", "2 steps", HIT, PIN):
+        assert seen[kind] > 0, kind
