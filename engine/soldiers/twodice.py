@@ -288,15 +288,22 @@ def two_dice_plays(position: SoldiersPosition, a: int, b: int) -> list[SoldierPl
 
     # The second steps of an apart play: the start's steps without the bar's
     # checker (with one there, the first step enters it).
-    seconds_a = _table(me, op, pm, po, a, general, compress(_POINTS, me0[24:0:-1]))
-    seconds_b = _table(me, op, pm, po, b, general, compress(_POINTS, me0[24:0:-1]))
     if bar:
         firsts_a = _table(me, op, pm, po, a, general, _BAR_ONLY)
         firsts_b = _table(me, op, pm, po, b, general, _BAR_ONLY)
         if not firsts_a and not firsts_b:
             # the checker on the bar cannot enter, so nothing moves (§2)
             return [SoldierPlay((), position.with_turn(1 - side))]
+        # a die's steps are second steps only after the other die's entry
+        seconds_a = (
+            _table(me, op, pm, po, a, general, compress(_POINTS, me0[24:0:-1])) if firsts_b else []
+        )
+        seconds_b = (
+            _table(me, op, pm, po, b, general, compress(_POINTS, me0[24:0:-1])) if firsts_a else []
+        )
     else:
+        seconds_a = _table(me, op, pm, po, a, general, compress(_POINTS, me0[24:0:-1]))
+        seconds_b = _table(me, op, pm, po, b, general, compress(_POINTS, me0[24:0:-1]))
         firsts_a, firsts_b = seconds_a, seconds_b
 
     plays: list[SoldierPlay] = []
