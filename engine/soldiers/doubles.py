@@ -50,7 +50,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from itertools import chain, compress
-from operator import mul
 from typing import Final
 
 from engine.rules.board import BAR, BLACK, OFF, WHITE
@@ -66,7 +65,6 @@ from engine.soldiers.movegen import (
     _OP_AT,
     _OP_PIN_AT,
     _OP_SLOT,
-    _SLOT,
     ATTACK,
     CAPTURE,
     HIT,
@@ -78,6 +76,7 @@ from engine.soldiers.movegen import (
     _landing,
     _movable,
     _step,
+    board_key,
     do_step,
     undo_step,
 )
@@ -644,7 +643,7 @@ def doubles_plays(position: SoldiersPosition, die: int) -> list[SoldierPlay] | N
             )
             undo_step(me, op, pm, po, o, cls, d, effect, *stepped[1:])
 
-    key0 = _key(me, op, pm, po)
+    key0 = board_key(me, op, pm, po)
     # boards met before with as many dice left (and the same whole-play
     # state) in the bear-off walk: a bear-off breaks the commuting cut, so
     # the same board is met through many orders; its plays are found once
@@ -729,13 +728,3 @@ def _cut(
         if d == last_o and effect is PLAIN:
             return True
     return False
-
-
-def _key(me: list[int], op: list[int], pm: list[int], po: list[int]) -> int:
-    key: int = (
-        sum(map(mul, me, _SLOT))
-        + sum(map(mul, op, _OP_SLOT))
-        + sum(map(mul, pm, _MY_PIN_AT))
-        + sum(map(mul, po, _OP_PIN_AT))
-    )
-    return key

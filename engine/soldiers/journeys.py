@@ -1,38 +1,41 @@
-"""Soldiers plays of a double as journeys, where no step can change another's.
+"""Soldiers plays of a double: the checkers whose order matters walked step
+by step, the others as journeys.
 
-A play of a double is four steps of one die.  Where
+A play of a double is four steps of one die.  Where nothing can be borne
+off this turn (four or more of the mover's checkers outside its home or
+on the bar) and the mover has at most one general, its checkers fall in
+two groups:
 
-- nothing can be borne off this turn (four or more of the mover's checkers
-  outside its home, none on the bar),
-- the mover has at most one general,
-- no checker of the mover can land on an opposing lone guard (an attack
-  needs its capture) or on a lone checker holding one of the mover's pinned
-  (hitting it frees that checker, which may then move),
-- no other checker of the mover can land where its druid can pin a blot
-  (the first lander there pins or hits), and it has one druid at most,
-- and no point where the mover holds a pin can be left empty but by a lone
-  checker other than the general, with nothing else able to land there
-  (the freed checker could then be hit),
+- **walked**: the general (it walks both ways, and may end further back
+  than it began only after a hit of its own), the checkers on the bar
+  (nothing else moves until they have entered), a druid with a blot
+  within reach (the first lander on a blot pins it or hits it), the
+  checkers on a point where they hold a pin and may all leave (the freed
+  checker can then be hit), and every checker whose way reaches a point
+  where the order of landings matters: such a blot, a lone guard (an
+  attack needs its capture), a lone checker holding one of the mover's
+  pinned (the hit frees it), or a held pin's point;
+- **independent**: the rest.  Every landing of theirs only moves a
+  checker or hits a blot (the first lander; a later one finds the point
+  its own), whatever comes before it, and nothing they do changes what a
+  walked checker may do.
 
-each step's landing does the same whatever came before it: onto nothing or
-an own checker it only moves, onto a blot it hits (the first lander; a later
-one finds the point empty) or, the druid, pins it (freed again when the
-druid walks on), and a closed point stays closed.  A play is then
-a set of journeys, each one checker's walk of one or more steps from where
-it stood, and its position is the start plus each journey's change, less
-the blots hit (the union of the journeys' hits) and the blot the druid
-ends on, pinned.  The general walks both
-ways, so its journeys are listed step by step (at most 30 walks of up to
-four steps), each with where it ends and what it hit; it may end further
-back than it began only if it hit (played first, it is the first lander on
-every blot it meets).
+So the walked checkers' steps are played first, in every order, on the
+board itself (`_walk`: each board once per number of steps, with its
+whole-play state), and each board they leave with no checker on the bar
+is completed by a set of the independent checkers' journeys (each one
+checker's walk of one or more steps from where it stood): its position
+is that board plus each journey's change, less the blots the journeys
+hit.  Journeys that chain through a point of the same class meet one
+position twice; plays come out one per resulting position, each with a
+legal path (the walked steps, then the journeys one after another, from
+the back).
 
-Plays come out one per resulting position (journeys that chain through a
-point of the same class give the same position in more than one way), each
-with a legal path: the general's walk first, then the other journeys one
-after another, from the back.  None outside the positions above, or when no
-play uses all four dice (the forced-move rules then choose), so that
-`engine.soldiers.plays` asks the exact walk (`engine.soldiers.doubles`).
+None where a bear-off may come within reach, with several generals, with
+more walked checkers than `_MOST_WALKED` (the exact walk of
+`engine.soldiers.doubles` is then as quick), or when no play uses all
+four dice (the forced-move rules then choose); `engine.soldiers.plays`
+then asks the walk.
 """
 
 from __future__ import annotations
@@ -40,7 +43,7 @@ from __future__ import annotations
 from typing import Final
 
 from engine.rules.board import BAR, BLACK, WHITE
-from engine.soldiers.army import CLASSES, EVEN, GENERAL, ODD
+from engine.soldiers.army import CLASSES, DRUID, EVEN, GENERAL, ODD
 from engine.soldiers.movegen import (
     _AT,
     _BUILDERS,
@@ -50,61 +53,59 @@ from engine.soldiers.movegen import (
     CAPTURE,
     HIT,
     HOME,
-    PIN,
     PLAIN,
     SoldierPlay,
     SoldierStep,
+    _landing,
     _step,
+    board_key,
+    do_step,
+    undo_step,
 )
-from engine.soldiers.movegen import _landing as landing  # the one rule of a landing
-from engine.soldiers.state import LONE, ONE, SoldiersPosition
+from engine.soldiers.state import LONE_GUARD, ONE, SoldiersPosition
 
 _FULL: Final = 4
 _BAR_SLOT: Final = _OP_SLOT[BAR]
+# More walked checkers than this: their walk is most of the exact walk.
+_MOST_WALKED: Final = 6
 
+_Row = tuple[int, ...]
 _Steps = tuple[SoldierStep, ...]
 # A journey: its change to my part of the board key, the blots it hits (bit
 # per point), its steps, and its origin, end and class's unit (to make the row).
 _Journey = tuple[int, int, _Steps, int, int, int]
-# By the blots hit, pinned and freed: the board key's change, the
-# opponent's free row and both sides' pin rows (white's first).
-_Row = tuple[int, ...]
+# A board the walked checkers leave: its steps, key, the blots they hit (bits),
+# my row, and the opponent's row, my pins and its pins in the mover's
+# numbering (None: the start's).
+_Node = tuple[_Steps, int, int, _Row, tuple[_Row, _Row, _Row] | None]
+# By the blots the journeys hit: the board key's change, the opponent's free
+# row (its numbering) and both sides' pin rows (white's first).
 _Theirs = tuple[int, _Row, tuple[_Row, _Row]]
-
-
-class _Declined(Exception):
-    """A landing that could change what another step does: the walk answers."""
 
 
 def journey_plays(position: SoldiersPosition, die: int) -> list[SoldierPlay] | None:
     """The legal plays of a double of ``die`` (see the module), or None."""
     side = position.turn
     me0 = position.free[side]
-    if me0[BAR] or sum(me0[HOME + 1 :]) % 31 < _FULL:
-        return None
+    if sum(me0[HOME + 1 :]) % 31 < _FULL:
+        return None  # a bear-off may come within reach (the bar is outside too)
     pm0 = position.pinned[side]
     if (sum(me0[1:]) & 31) + pm0.count(GENERAL + 1) > 1:  # GENERAL is class 0
         return None
     their_free, their_pins = position.free[1 - side], position.pinned[1 - side]
     op0 = _MIRRORED(their_free)
     po0 = _MIRRORED(their_pins)
-    # points where my lone checker (not the general) holds a pin: it frees
-    # the pinned one by leaving
-    holds = 0
-    for q in range(1, BAR):
-        if po0[q] and me0[q] % 31 <= _FULL:
-            if me0[q] % 31 > 1 or me0[q] & 31:
-                return None  # several could leave, or the general walks away and back
-            holds |= 1 << q
-    try:
-        general, walks, walked = _general_walks(me0, op0, pm0, die)
-        units, landed, pinnable = _units(me0, op0, pm0, die, holds)
-    except _Declined:
+    walked = _walked(me0, op0, pm0, po0, die)
+    if walked is None:
         return None
-    if pinnable & (landed | walked):
-        return None  # another checker may land first where the druid would pin
-    if holds & (landed | walked | pinnable):
-        return None  # a checker freed there could be hit or pinned again
+    units = _units(me0, op0, walked, die)
+    # where the general began: free (25: on the bar), else pinned, else none
+    general = next((q for q in range(1, BAR + 1) if me0[q] & 31), 0)
+    if not general and GENERAL + 1 in pm0:
+        general = pm0.index(GENERAL + 1)
+    nodes = _walk(me0, op0, pm0, po0, die, walked, general)
+    if not nodes:
+        return None  # no play uses all four dice: the forced-move rules choose
 
     plays: list[SoldierPlay] = []
     add = plays.append
@@ -112,29 +113,31 @@ def journey_plays(position: SoldiersPosition, die: int) -> list[SoldierPlay] | N
     white = side == WHITE
     turn = BLACK if white else WHITE
     same_pins = (pm0, their_pins) if white else (their_pins, pm0)
-    # by the blots hit and pinned: the board key's change, the opponent's
-    # row and both sides' pins
-    by_hits: dict[int, _Theirs] = {0: (0, their_free, same_pins)}
+    # by the opponent's rows a walk leaves, then by the blots the journeys hit
+    theirs_by_rows: dict[tuple[_Row, _Row, _Row], dict[int, _Theirs]] = {}
     new, set_free, set_pinned, set_turn, set_steps, set_position = _BUILDERS
-    row = list(me0)  # stepped forward and back as journeys are chosen
+    row: list[int] = []  # mine: a walk's board, stepped forward and back by the journeys
     left = [count for _, count in units]
     count = len(units)
-    # the general's walk being completed: its key change and hits, and how
-    # many steps the other checkers play
-    walk_key = walk_hits = want = 0
+    # the walk being completed: its key, hits, opponent's rows, and how many
+    # steps the journeys play
+    node_key = node_hits = own_hits = want = 0
+    op_now: _Row = op0
+    by_start: dict[int, _Theirs] = {0: (0, their_free, same_pins)}
+    by_hits = by_start
 
     def make(key: int, hits: int, steps: _Steps, overlap: int) -> None:
         """The play of the walk and the journeys chosen (mine in ``row``),
         unless its board is known."""
-        every = walk_hits | hits
+        every = own_hits | hits
         theirs = by_hits.get(every)
         if theirs is None:
-            theirs = by_hits[every] = _theirs(their_free, pm0, their_pins, op0, po0, every, white)
-        board = walk_key + key + theirs[0]
+            theirs = by_hits[every] = _theirs(op_now, by_hits[0], every)
+        board = node_key + key + theirs[0]
         if board in seen:
             return
         seen.add(board)
-        if overlap or walk_hits & hits:
+        if overlap or node_hits & hits:
             steps = _first_landers(steps)
         mine = tuple(row)
         built = new(SoldiersPosition)  # the opponent to move
@@ -149,9 +152,9 @@ def journey_plays(position: SoldiersPosition, die: int) -> list[SoldierPlay] | N
     def choose(
         unit: int, shortest: int, steps: int, key: int, hits: int, path: _Steps, overlap: int
     ) -> None:
-        """The other checkers' journeys, ``want`` steps in all: in order (by
-        unit, then length), so each set is met once.  A unit's journeys are
-        one of each length from 1, shortest first."""
+        """The independent checkers' journeys, ``want`` steps in all: in
+        order (by unit, then length), so each set is met once.  A unit's
+        journeys are one of each length from 1, shortest first."""
         need = want - steps  # the length of a journey that completes the play
         for i in range(unit, count):
             if not left[i]:
@@ -192,121 +195,292 @@ def journey_plays(position: SoldiersPosition, die: int) -> list[SoldierPlay] | N
                     row[d] -= one
                 left[i] += 1
 
-    for walk in walks:
-        walk_key, walk_hits, walk_steps, end = walk  # key and hits read by make()
-        want = _FULL - len(walk_steps)
-        row[general] -= 1  # GENERAL is class 0 (nothing moves when there is none)
-        row[end] += 1
-        if want:
-            choose(0, 0, 0, 0, 0, walk_steps, 0)
+    for node in nodes:
+        path, node_key, node_hits, mine_now, rows = node  # read by make()
+        if rows is None:  # the walk changed the opponent's row only by its hits
+            op_now = op0
+            by_hits = by_start
+            own_hits = node_hits
         else:
-            make(0, 0, walk_steps, 0)
-        row[general] += 1
-        row[end] -= 1
+            own_hits = 0
+            op_now = rows[0]
+            known = theirs_by_rows.get(rows)
+            if known is None:
+                pins = _MIRRORED(rows[2])
+                pin_rows = (rows[1], pins) if white else (pins, rows[1])
+                known = theirs_by_rows[rows] = {0: (0, _MIRRORED(op_now), pin_rows)}
+            by_hits = known
+        want = _FULL - len(path)
+        row = list(mine_now)
+        if want:
+            choose(0, 0, 0, 0, 0, path, 0)
+        else:
+            make(0, 0, path, 0)
     return plays or None
 
 
-def _landing(
-    me: tuple[int, ...], op: tuple[int, ...], pm: tuple[int, ...], d: int, cls: int
-) -> str | None:
-    """What landing a ``cls`` checker on my point ``d`` does at the start
-    (movegen's rule; None: it may not), or `_Declined` where that would
-    depend on the other steps: an attack on a lone guard (it needs its
-    capture), or a hit that frees my pinned checker (which may then move)."""
-    effect = landing(me, op, pm, d, cls)
-    if effect is ATTACK or effect is CAPTURE or (effect is HIT and pm[d]):
-        raise _Declined
-    return effect
+def _walked(me: _Row, op: _Row, pm: _Row, po: _Row, die: int) -> dict[tuple[int, int], int] | None:
+    """The walked checkers (see the module), by point and class, or None
+    where there are more than `_MOST_WALKED` of them."""
+    odd = die & 1
+    walked: dict[tuple[int, int], int] = {}
+
+    def take(q: int) -> None:
+        """Every class on point ``q``."""
+        v = me[q]
+        for cls in range(CLASSES):
+            n = v >> 5 * cls & 31
+            if n:
+                walked[(q, cls)] = n
+
+    take(BAR)
+    for q in range(1, BAR):
+        if me[q] & 31:  # the general: class 0
+            walked[(q, GENERAL)] = me[q] & 31
+    # the points where the order of landings matters
+    sensitive = 0
+    for q in range(1, BAR):
+        w = op[q]
+        if w == LONE_GUARD or (w % 31 == 1 and pm[q]):
+            sensitive |= 1 << q  # an attack needs its capture; a hit frees my checker
+        elif po[q] and me[q] % 31 <= _FULL:
+            sensitive |= 1 << q  # the checkers holding a pin may all leave
+            take(q)
+    for q in range(1, BAR + 1):
+        if me[q] >> 5 * DRUID & 31:
+            x = q
+            for _ in range(_FULL):
+                d = x - die
+                if d < 1 or op[d] % 31 >= 2:
+                    break
+                if op[d] and op[d] != LONE_GUARD and not pm[d]:
+                    sensitive |= 1 << d  # a blot the druid may pin
+                    walked[(q, DRUID)] = me[q] >> 5 * DRUID & 31
+                if _landing(me, op, pm, d, DRUID) is None:
+                    break
+                x = d
+    # every other checker whose way reaches such a point
+    for q in range(24, die, -1) if sensitive else ():
+        v = me[q]
+        if not v:
+            continue
+        for cls in range(CLASSES):
+            n = v >> 5 * cls & 31
+            if not n or (q, cls) in walked or (cls == EVEN and odd) or (cls == ODD and not odd):
+                continue
+            x = q
+            for _ in range(_FULL):
+                d = x - die
+                if d < 1:
+                    break
+                if sensitive >> d & 1:
+                    walked[(q, cls)] = n
+                    break
+                if _landing(me, op, pm, d, cls) is None:
+                    break
+                x = d
+    if sum(walked.values()) > _MOST_WALKED:
+        return None
+    return walked
 
 
 def _units(
-    me: tuple[int, ...], op: tuple[int, ...], pm: tuple[int, ...], die: int, holds: int
-) -> tuple[list[tuple[list[_Journey], int]], int, int]:
-    """Each class on each point other than the general that this die moves,
-    with its journeys (shortest first) and how many checkers it has; the
-    points those other than the druid may land on, and the blots the druid
-    may pin (bits by point).  A journey's hits carry, besides the blots it
-    hits (bit by point), the blot the druid ends on, pinned (bit 32 + the
-    point), and the point where its checker alone held a pin (``holds``),
-    freed as it leaves (bit 64 + the point); see `_theirs`."""
+    me: _Row, op: _Row, walked: dict[tuple[int, int], int], die: int
+) -> list[tuple[list[_Journey], int]]:
+    """Each class on each point that this die moves and that is not walked,
+    with its journeys (one of each length from 1, shortest first: they
+    only move a checker or hit a blot, see `_walked`) and how many
+    checkers it has."""
     odd = die & 1
     units: list[tuple[list[_Journey], int]] = []
-    landed = pinnable = 0
     for o in range(24, die, -1):
         v = me[o]
         if not v:
             continue
-        for cls in range(1, CLASSES):
+        for cls in range(CLASSES):
             count = v >> 5 * cls & 31
-            if not count or (cls == EVEN and odd) or (cls == ODD and not odd):
+            if not count or (o, cls) in walked or (cls == EVEN and odd) or (cls == ODD and not odd):
                 continue
             journeys: list[_Journey] = []
-            steps: tuple[SoldierStep, ...] = ()
-            hits = 1 << 64 + o if holds >> o & 1 else 0
+            steps: _Steps = ()
+            hits = 0
             x = o
             while len(steps) < _FULL and x - die >= 1:
                 d = x - die
-                effect = _landing(me, op, pm, d, cls)
-                if effect is None:
+                w = op[d]
+                if w % 31 >= 2:
                     break
-                if effect is HIT:
+                effect = HIT if w else PLAIN  # no guard, pin or druid's blot here
+                if w:
                     hits |= 1 << d
                 steps += (_step(x, d, die, cls, effect),)
-                if effect is PIN:
-                    if count > 1 or pinnable >> d & 1:
-                        raise _Declined  # two druids: which one pins
-                    pinnable |= 1 << d
-                    ends = hits | 1 << 32 + d
-                else:
-                    landed |= 1 << d
-                    ends = hits
-                journeys.append((_AT[cls][d] - _AT[cls][o], ends, steps, o, d, 1 << 5 * cls))
+                journeys.append((_AT[cls][d] - _AT[cls][o], hits, steps, o, d, 1 << 5 * cls))
                 x = d
             if journeys:
                 units.append((journeys, count))
-    return units, landed, pinnable
+    return units
 
 
-def _general_walks(
-    me: tuple[int, ...], op: tuple[int, ...], pm: tuple[int, ...], die: int
-) -> tuple[int, list[tuple[int, int, tuple[SoldierStep, ...], int]], int]:
-    """Where the free general stands (0: none free), its walks of 0..4
-    steps that may end a play: (key change, hits, steps, end), one per end,
-    hits and length, and the points it may land on (bits by point)."""
-    general = next((q for q in range(1, 25) if me[q] & 31), 0)
-    walks: dict[tuple[int, int, int], tuple[int, int, tuple[SoldierStep, ...], int]] = {}
-    walks[(general, 0, 0)] = (0, 0, (), general)
-    if not general:
-        return 0, list(walks.values()), 0
+def _walk(
+    me0: _Row,
+    op0: _Row,
+    pm0: _Row,
+    po0: _Row,
+    die: int,
+    walked: dict[tuple[int, int], int],
+    general: int,
+) -> list[_Node]:
+    """The walked checkers' steps in every order, on the board: each board
+    they leave once per number of steps (with the general's hit, which
+    decides whether it may end further back than it began), kept where
+    no checker is on the bar, no first attacker waits for its capture and
+    the general is not behind its start without a hit of its own.
+    ``general``: where the general began (25 the bar, 0 none)."""
+    if walked == {(general, GENERAL): 1} and general != BAR and not po0[general]:
+        alone = _general_alone(me0, op0, pm0, die, general, board_key(me0, op0, pm0, po0))
+        if alone is not None:
+            return alone
+    me, op, pm, po = list(me0), list(op0), list(pm0), list(po0)
+    tokens = dict(walked)
+    still = ODD if die % 2 == 0 else EVEN  # the wounded class this die cannot move
+    met: set[int] = set()
+    nodes: list[_Node] = []
+
+    def visit(
+        steps: int,
+        key: int,
+        path: _Steps,
+        hits: int,
+        g_now: int,
+        g_hit: bool,
+        attacks: int,
+        changed: bool,
+        hit_key: int,
+    ) -> None:
+        """The board after ``path``: kept if it may be completed, then its
+        walked checkers' steps.  ``attacks``: first attackers waiting for
+        their capture; ``changed``: whether the opponent's checkers or the
+        pins changed other than by blots hit (``hits``, whose change to the
+        key is ``hit_key``)."""
+        seen = key << 4 | steps << 1 | g_hit  # keys are positive
+        if seen in met:
+            return
+        met.add(seen)
+        if not me[BAR] and not attacks and (g_now <= general or g_hit):
+            if changed:
+                nodes.append((path, key, hits, tuple(me), (tuple(op), tuple(pm), tuple(po))))
+            else:  # only blots hit: the key without them (make adds them with the journeys')
+                nodes.append((path, key - hit_key, hits, tuple(me), None))
+        if steps == _FULL:
+            return
+        for (o, cls), n in list(tokens.items()):
+            if not n or (me[BAR] and o != BAR) or cls == still:
+                continue
+            if o != BAR and op[o] == LONE_GUARD and me[o] % 31 == 1:
+                continue  # a first attacker waits on the guard's point for the second
+            one = ONE[cls]
+            for d in (o - die, o + die) if cls == GENERAL and o != BAR else (o - die,):
+                if not 1 <= d <= 24:
+                    continue
+                effect = _landing(me, op, pm, d, cls)
+                if effect is None:
+                    continue
+                step = _step(o, d, die, cls, effect)
+                if effect is PLAIN and (o == BAR or me[o] != one or not po[o]):
+                    # it only moves the checker (nothing released): stepped in place
+                    me[o] -= one
+                    me[d] += one
+                    tokens[(o, cls)] = n - 1
+                    tokens[(d, cls)] = tokens.get((d, cls), 0) + 1
+                    visit(
+                        steps + 1,
+                        key + _AT[cls][d] - _AT[cls][o],
+                        (*path, step),
+                        hits,
+                        d if cls == GENERAL else g_now,
+                        g_hit,
+                        attacks,
+                        changed,
+                        hit_key,
+                    )
+                    tokens[(d, cls)] -= 1
+                    tokens[(o, cls)] = n
+                    me[o] += one
+                    me[d] -= one
+                    continue
+                done = do_step(me, op, pm, po, o, cls, d, effect)
+                tokens[(o, cls)] = n - 1
+                tokens[(d, cls)] = tokens.get((d, cls), 0) + 1
+                freed = done[3]  # my checker freed there is walked on
+                if freed:
+                    tokens[(d, freed - 1)] = tokens.get((d, freed - 1), 0) + 1
+                hit = effect is HIT or effect is CAPTURE
+                blot = effect is HIT and not done[1] and not freed  # a blot hit, nothing else
+                visit(
+                    steps + 1,
+                    key + done[0],
+                    (*path, step),
+                    hits | (1 << d if effect is HIT else 0),
+                    d if cls == GENERAL else g_now,
+                    g_hit or (hit and cls == GENERAL),
+                    attacks + (effect is ATTACK) - (effect is CAPTURE),
+                    changed or not blot,
+                    hit_key + done[2] * (_BAR_SLOT - _OP_SLOT[d]) if blot else hit_key,
+                )
+                if freed:
+                    tokens[(d, freed - 1)] -= 1
+                tokens[(d, cls)] -= 1
+                tokens[(o, cls)] = n
+                undo_step(me, op, pm, po, o, cls, d, effect, *done[1:])
+
+    visit(0, board_key(me, op, pm, po), (), 0, general, False, 0, False, 0)
+    return nodes
+
+
+def _general_alone(
+    me: _Row, op: _Row, pm: _Row, die: int, general: int, key: int
+) -> list[_Node] | None:
+    """`_walk` where the general, on my point ``general`` and holding no
+    pin there, is the only walked checker: its walks of 0 to 4 steps each
+    way, every landing read from the start (a blot it hit before is gone),
+    one per end, hits and length; None where it could hit a checker
+    holding one of mine pinned (the freed checker is walked too).  ``key``:
+    the start's board key."""
     at = _AT[GENERAL]
-    landed = [0]
+    nodes: list[_Node] = []
+    met: set[tuple[int, int, int]] = set()
+    row = list(me)
+    row[general] -= 1  # GENERAL is class 0: one checker is 1
 
-    def walk(x: int, hits: int, steps: tuple[SoldierStep, ...]) -> None:
+    def walk(x: int, hits: int, steps: _Steps) -> bool:
+        if (x <= general or hits) and (x, hits, len(steps)) not in met:
+            met.add((x, hits, len(steps)))
+            row[x] += 1
+            nodes.append((steps, key + at[x] - at[general], hits, tuple(row), None))
+            row[x] -= 1
+        if len(steps) == _FULL:
+            return True
         for d in (x - die, x + die):
             if not 1 <= d <= 24:
                 continue
-            effect = _landing(me, op, pm, d, GENERAL)
-            if effect is None:
-                continue
-            landed[0] |= 1 << d
-            if effect is HIT and hits >> d & 1:
-                effect = PLAIN  # hit on the way here: the point is empty now
-            now_hits = hits | (1 << d) if effect is HIT else hits
-            now = (*steps, _step(x, d, die, GENERAL, effect))
-            # further back than it began only after a hit of its own
-            if (d <= general or now_hits) and (d, now_hits, len(now)) not in walks:
-                walks[(d, now_hits, len(now))] = (at[d] - at[general], now_hits, now, d)
-            if len(now) < _FULL:
-                walk(d, now_hits, now)
+            effect = PLAIN if hits >> d & 1 else _landing(me, op, pm, d, GENERAL)
+            # (a blot hit on the way here is gone: the point is empty now)
+            if effect is None or effect is ATTACK:
+                continue  # closed, or an attack nothing could follow
+            if effect is HIT and pm[d]:
+                return False
+            now = hits | 1 << d if effect is HIT else hits
+            if not walk(d, now, (*steps, _step(x, d, die, GENERAL, effect))):
+                return False
+        return True
 
-    walk(general, 0, ())
-    return general, list(walks.values()), landed[0]
+    return nodes if walk(general, 0, ()) else None
 
 
-def _first_landers(steps: tuple[SoldierStep, ...]) -> tuple[SoldierStep, ...]:
-    """The path (the general's walk, then the other journeys' steps) with a
-    hit only where a point's blot is first landed on."""
-    out: tuple[SoldierStep, ...] = ()
+def _first_landers(steps: _Steps) -> _Steps:
+    """The path (the walked steps, then the journeys') with a hit only
+    where a point's blot is first landed on."""
+    out: _Steps = ()
     hit = 0
     for step in steps:
         if step.effect is HIT:
@@ -317,34 +491,15 @@ def _first_landers(steps: tuple[SoldierStep, ...]) -> tuple[SoldierStep, ...]:
     return out
 
 
-def _theirs(
-    their_free: tuple[int, ...],
-    pm: tuple[int, ...],
-    their_pins: tuple[int, ...],
-    op: tuple[int, ...],
-    po: tuple[int, ...],
-    hits: int,
-    white: bool,
-) -> _Theirs:
-    """When the blots on my points ``hits`` go to the bar, the one at bit
-    32 + its point is pinned (off the free rows) and the one pinned at bit
-    64 + its point is freed: the board key's change, the opponent's free row
-    (its numbering), and the pin rows in white's-first order."""
+def _theirs(op: _Row, start: _Theirs, hits: int) -> _Theirs:
+    """When the blots on my points ``hits`` go to the bar (the board ``op``
+    and ``start`` stand for, in the mover's numbering and as `_Theirs`):
+    the board key's change, the opponent's free row and the pin rows."""
     key = 0
-    changed = list(their_free)
-    pinned = list(their_pins)
+    changed = list(start[1])
     for q in range(1, BAR):
-        if hits >> q & 1:
+        if hits >> q & 1 and op[q]:  # the walk may have hit it first
             key += op[q] * (_BAR_SLOT - _OP_SLOT[q])
             changed[BAR] += changed[25 - q]
             changed[25 - q] = 0
-        elif hits >> 32 + q & 1:
-            key -= op[q] * _OP_SLOT[q]
-            changed[25 - q] = 0
-            pinned[25 - q] = LONE[op[q]] + 1
-        elif hits >> 64 + q & 1:
-            key += ONE[po[q] - 1] * _OP_SLOT[q]
-            changed[25 - q] += ONE[pinned[25 - q] - 1]
-            pinned[25 - q] = 0
-    pins = their_pins if tuple(pinned) == their_pins else tuple(pinned)
-    return key, tuple(changed), ((pm, pins) if white else (pins, pm))
+    return key, tuple(changed), start[2]

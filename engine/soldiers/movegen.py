@@ -27,9 +27,10 @@ Results are kept one per resulting position, in the search's order (larger
 die first, origins from the back).  Two different dice mostly skip the
 search: `engine.soldiers.twodice` makes the plays from the position's own
 steps where that is exact (most positions) and gives the same plays.
-Doubles where no step can change another (no pin, attack or bear-off
-within reach) are made as journeys (`engine.soldiers.journeys`); the others
-mostly go through `engine.soldiers.doubles`, which walks
+Doubles with no bear-off within reach are mostly made as journeys
+(`engine.soldiers.journeys`: the checkers whose order matters walked step
+by step, the others' journeys added); the others mostly go through
+`engine.soldiers.doubles`, which walks
 this search's tree in its order with less bookkeeping (no visited set, no
 step memo, one integer key, rows built only for whole plays); the search
 keeps the rest (several generals, doubles that cannot all be played but
@@ -41,7 +42,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
-from operator import itemgetter
+from operator import itemgetter, mul
 from typing import Final
 
 from engine.rules.board import BAR, BLACK, OFF, WHITE
@@ -624,6 +625,18 @@ def winner(position: SoldiersPosition) -> int | None:
 
 # At the end: the fast generators build on this module's step lists and keys.
 _BAR_SLOT: Final = _OP_SLOT[BAR]
+
+
+def board_key(me: Sequence[int], op: Sequence[int], pm: Sequence[int], po: Sequence[int]) -> int:
+    """One exact integer for a board in the mover's numbering (its slots, the
+    opponent's, both sides' pins), which `do_step` keeps up to date."""
+    key: int = (
+        sum(map(mul, me, _SLOT))
+        + sum(map(mul, op, _OP_SLOT))
+        + sum(map(mul, pm, _MY_PIN_AT))
+        + sum(map(mul, po, _OP_PIN_AT))
+    )
+    return key
 
 
 def do_step(

@@ -1,6 +1,6 @@
 """Soldiers' legal plays: the generator for two different dice where it is exact
 (`engine.soldiers.twodice`: one general at most); for doubles, the journeys
-where no step can change another (`engine.soldiers.journeys`), else the walk
+where no bear-off is within reach (`engine.soldiers.journeys`), else the walk
 where it is exact (`engine.soldiers.doubles`: one general at most, every die
 played, or nothing can enter); else the search (`movegen.searched_plays`).
 

@@ -1,7 +1,7 @@
 """Doubles as journeys (engine.soldiers.journeys) against the search: wherever
 it answers, the same plays (one per resulting position, as RULES.md §3.1
-counts them), each with a legal path; and it declines exactly where one
-step could change what another does."""
+counts them), each with a legal path, also where the order of some steps
+matters (those checkers are walked first)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.soldiers.journeys import journey_plays
-from engine.soldiers.movegen import HIT, PIN, SoldierPlay, searched_plays
+from engine.soldiers.movegen import ATTACK, CAPTURE, HIT, PIN, SoldierPlay, searched_plays
 from engine.soldiers.plays import legal_plays
 from engine.soldiers.state import PositionTextError, SoldiersPosition, parse_position
 from tests.engine.soldiers.helpers import legal_path, pos
@@ -33,6 +33,7 @@ def _same(position: SoldiersPosition, die: int, seen: Counter[str]) -> bool | No
         for step in play.steps:
             seen[step.effect or "plain"] += 1
             seen["general back"] += step.dest > step.origin
+            seen["entry"] += step.origin == 25
         seen["general back and forth"] += any(s.dest > s.origin for s in play.steps) and any(
             s.dest < s.origin and s.cls == 0 for s in play.steps
         )
@@ -137,28 +138,45 @@ def _general_end(play: SoldierPlay) -> int:
     return next(int(t[1:].partition("x")[0]) for t in text.split()[1:] if t.startswith("K"))
 
 
-def test_journeys_decline_where_one_step_changes_another() -> None:
+def test_journeys_decline_a_bear_off_within_reach_and_several_generals() -> None:
     plain = f"W: K24 P24 P13x5 P8x3 P6x5 {REST}"
     assert journey_plays(pos(plain), 3) is not None
     for text, die in (
-        # a checker on the bar, a bear-off within reach, two generals
-        (f"W: Kbar P24 P13x5 P8x3 P6x5 {REST}", 3),
         (f"W: K9 P8 P7 P6x4 P5x5 P4x3 {REST}", 3),
         (f"W: K24x2 P13x5 P8x3 P6x5 {REST}", 3),
-        # the druid can reach a blot (a pin), a checker a lone guard (an attack)
-        ("W: D13 K24 P24 P13x4 P8x3 P6x5 | B: P15 P24 P13x5 P8x3 P6x5 | W", 3),
-        ("W: K24 P24 P13x5 P8x3 P6x5 | B: G15 P24 P13x5 P8x3 P6x4 | W", 3),
-        # a lone druid holding a pin may leave it and the checkers on 13 land
-        # there: the freed checker could be hit
-        ("W: D10 K24 P24 P13x4 P8x3 P6x5 | B: P15! P24 P13x5 P8x3 P6x4 | W", 3),
-        # the druid and a checker on 18 can both land on Black's blot on 16
-        ("W: D20 K13 P18 P13x3 P8x4 P6x5 | B: P9 P24 P13x5 P8x3 P6x4 | W", 2),
+        # seven checkers on the bar: more walked checkers than it takes on
+        (f"W: Pbarx7 P13x2 P8 P6x5 {REST}", 3),
     ):
         assert journey_plays(pos(text), die) is None, text
         # the exact walk or the search answers instead, and legal_plays with them
         assert _texts(legal_plays(pos(text), (die, die))) == _texts(
             searched_plays(pos(text), (die, die))
         )
+
+
+def test_checkers_whose_order_matters_are_walked_first() -> None:
+    seen: Counter[str] = Counter()
+    for text, die in (
+        # a checker on the bar enters before anything else moves
+        (f"W: Kbar P24 P13x5 P8x3 P6x5 {REST}", 3),
+        # the druid and others can reach a blot: pinned or hit, by who lands first
+        ("W: D13 K24 P24 P13x4 P8x3 P6x5 | B: P15 P24 P13x5 P8x3 P6x5 | W", 3),
+        ("W: D20 K13 P18 P13x3 P8x4 P6x5 | B: P9 P24 P13x5 P8x3 P6x4 | W", 2),
+        # a lone guard: an attack only with its capture
+        ("W: K24 P24 P13x5 P8x3 P6x5 | B: G15 P24 P13x5 P8x3 P6x4 | W", 3),
+        # a lone druid holding a pin leaves it, and others may land there after
+        ("W: D10 K24 P24 P13x4 P8x3 P6x5 | B: P15! P24 P13x5 P8x3 P6x4 | W", 3),
+        # a hit on the lone checker holding White's pinned frees it, and it walks
+        ("W: K21 P24! P13x5 P8x3 P6x5 | B: P1 P24 P13x5 P8x3 P6x5 | W", 3),
+        # the general pinned, freed by a hit, walking on
+        ("W: K20! P24 P13x5 P8x3 P6x5 | B: P5 P24 P13x5 P8x3 P6x5 | W", 4),
+    ):
+        position = pos(text)
+        found = journey_plays(position, die)
+        assert found is not None, text
+        assert _same(position, die, seen), text
+    for effect in ("plain", HIT, PIN, ATTACK, CAPTURE, "entry"):
+        assert seen[effect] > 0, effect
 
 
 def test_the_druid_pins_and_a_lone_pin_holder_frees_where_no_one_else_lands() -> None:
