@@ -246,18 +246,21 @@ def _walked(me: _Row, op: _Row, pm: _Row, po: _Row, die: int) -> dict[tuple[int,
         elif po[q] and me[q] % 31 <= _FULL:
             sensitive |= 1 << q  # the checkers holding a pin may all leave
             take(q)
+    # the blots a druid may pin: on its way past everything but a closed
+    # point (a guard captured or a pin holder hit first lets it pass), a
+    # pinned druid's too (a hit may free it)
     for q in range(1, BAR + 1):
-        if me[q] >> 5 * DRUID & 31:
+        druids = me[q] >> 5 * DRUID & 31
+        if druids or pm[q] == DRUID + 1:
             x = q
             for _ in range(_FULL):
                 d = x - die
                 if d < 1 or op[d] % 31 >= 2:
                     break
                 if op[d] and op[d] != LONE_GUARD and not pm[d]:
-                    sensitive |= 1 << d  # a blot the druid may pin
-                    walked[(q, DRUID)] = me[q] >> 5 * DRUID & 31
-                if _landing(me, op, pm, d, DRUID) is None:
-                    break
+                    sensitive |= 1 << d
+                    if druids:
+                        walked[(q, DRUID)] = druids
                 x = d
     # every other checker whose way reaches such a point
     for q in range(24, die, -1) if sensitive else ():

@@ -170,6 +170,10 @@ def test_checkers_whose_order_matters_are_walked_first() -> None:
         ("W: K21 P24! P13x5 P8x3 P6x5 | B: P1 P24 P13x5 P8x3 P6x5 | W", 3),
         # the general pinned, freed by a hit, walking on
         ("W: K20! P24 P13x5 P8x3 P6x5 | B: P5 P24 P13x5 P8x3 P6x5 | W", 4),
+        # the druid pinned on 15, freed by the hit from 17, and the checker on
+        # 13 can both land on Black's blot on 11: it is pinned or hit by who
+        # lands first (the checker on 13 is walked too)
+        ("W: D15! P17 P13 P24x2 P8x5 P6x5 | B: P10 P14 P24x2 P13x5 P7x3 P6x3 | W", 2),
     ):
         position = pos(text)
         found = journey_plays(position, die)
