@@ -102,6 +102,59 @@ def test_journeys_give_what_the_search_gives_on_made_up_positions() -> None:
     assert compared > 150 and mutated > 40
 
 
+def _crowded_position(rng: random.Random) -> SoldiersPosition | None:
+    """A made-up position with 5 to 12 checkers a side within a dozen
+    points (the rest borne off), druids and guards often: checkers on the
+    bar, blots, pins both ways and lone guards within each other's reach,
+    where the walked checkers' every case comes up."""
+    sides: list[dict[int, list[str]]] = [{}, {}]
+    for side in (0, 1):
+        low = rng.randint(1, 12)
+        for _ in range(rng.randint(5, 12)):
+            q = rng.choice([25, *range(low, min(24, low + 12) + 1)])
+            sides[side].setdefault(q, []).append(rng.choice("KDDDGGPPPEO"))
+    for q in range(1, 25):  # a point both sides stand on: a pin, else White leaves
+        white, black = sides[0].get(q, []), sides[1].get(25 - q, [])
+        if white and black:
+            if len(white) == 1 and white[0] != "G" and rng.random() < 0.5:
+                sides[0][q] = [white[0] + "!"]
+            elif len(black) == 1 and black[0] != "G" and rng.random() < 0.8:
+                sides[1][25 - q] = [black[0] + "!"]
+            else:
+                del sides[0][q]
+    halves = []
+    for side in (0, 1):
+        tokens = []
+        for q, found in sides[side].items():
+            where = "bar" if q == 25 else str(q)
+            tokens += [f"{token[0]}{where}{token[1:]}" for token in found]
+        halves.append(" ".join(tokens))
+    try:
+        return parse_position(f"W: {halves[0]} | B: {halves[1]} | W")
+    except PositionTextError:
+        return None  # e.g. two generals pinned
+
+
+def test_journeys_give_what_the_search_gives_where_pins_guards_and_the_bar_meet() -> None:
+    rng = random.Random(24)
+    seen: Counter[str] = Counter()
+    compared = 0
+    differences = []
+    for _ in range(250):
+        position = _crowded_position(rng)
+        if position is None:
+            continue
+        for die in DICE:
+            same = _same(position, die, seen)
+            compared += same is not None
+            if same is False:
+                differences.append((position.text(), die))
+    assert differences == []
+    assert compared > 600
+    for effect in (HIT, PIN, ATTACK, CAPTURE, "entry", "general back"):
+        assert seen[effect] > 0, effect
+
+
 @settings(max_examples=40, deadline=None)
 @given(st.integers(0, 2**32), st.integers(0, 200), st.sampled_from(DICE))
 def test_journeys_agree_with_the_search_on_any_game_position(seed: int, at: int, die: int) -> None:
