@@ -12,9 +12,10 @@ two groups:
   within reach (the first lander on a blot pins it or hits it), the
   checkers on a point where they hold a pin and may all leave (the freed
   checker can then be hit), and every checker whose way reaches a point
-  where the order of landings matters: such a blot, a lone guard (an
-  attack needs its capture), a lone checker holding one of the mover's
-  pinned (the hit frees it), or a held pin's point;
+  where the order of landings matters: a blot within a druid's reach (a
+  pinned druid's too: a hit may free it), a lone guard (an attack needs
+  its capture), a lone checker holding one of the mover's pinned (the hit
+  frees it), or a held pin's point;
 - **independent**: the rest.  Every landing of theirs only moves a
   checker or hits a blot (the first lander; a later one finds the point
   its own), whatever comes before it, and nothing they do changes what a
