@@ -68,7 +68,9 @@ def drive_until(match: Match, wanted: set[str], seed: int, most: int = 60) -> di
         number, state = current_state(match)
         dice = (rng.randint(1, 6), rng.randint(1, 6))
         rolled = eg.roll(state, RecordedDice([dice])) if state.phase is eg.Phase.ROLL else state
-        plays = eg.legal_plays(rolled)
+        # in the order of the positions' texts: the game does not depend on
+        # the order in which the generator lists the plays
+        plays = sorted(eg.legal_plays(rolled), key=lambda p: repr(p.position))
         best = max(plays, key=lambda p: (len(effects(p) & wanted), rng.random()))
         turn = record(match, number, TurnKind.PLAY, list(rolled.dice), format_play(best))
         for effect in effects(best) & wanted:
@@ -90,7 +92,9 @@ def test_a_soldiers_match_records_class_moves_a_pin_and_a_capture() -> None:
     assert turn.position_id == ""  # no Position ID holds classes
     assert turn.position_text.startswith("W: K24 P24 P13x4 G8 P8x2 D6 E6 O6 P6x3")
     assert turn.position_text.endswith("| B")  # black waits to roll
-    found = drive_until(match, {"pin", "capture"}, seed=2)
+    # (a game that pins on its 8th turn and captures on its 18th; it does
+    # not depend on the order in which the engine lists the plays)
+    found = drive_until(match, {"pin", "capture"}, seed=6)
     pin, capture = found["pin"], found["capture"]
     assert "D" in pin.moves and "*" in pin.moves and "!" in pin.position_text
     assert "*" in capture.moves and "Gbar" in capture.position_text
