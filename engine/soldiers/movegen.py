@@ -193,6 +193,21 @@ def _landing(
     return HIT
 
 
+def _landings(
+    me: Sequence[int], op: Sequence[int], pm: Sequence[int], d: int
+) -> tuple[str | None, str | None]:
+    """`_landing` on my point ``d`` for every class but the druid, and for
+    the druid: what a step's generators ask once per destination."""
+    w = op[d]
+    if not w:
+        return PLAIN, PLAIN
+    if w % 31 >= 2:
+        return None, None
+    if w == LONE_GUARD:
+        return (CAPTURE if me[d] else ATTACK), None
+    return HIT, (None if pm[d] else PIN)
+
+
 def _movable(v: int, odd: int) -> tuple[int, ...]:
     """The classes in packed slot ``v`` that a die of parity ``odd`` moves."""
     return tuple(
@@ -262,20 +277,12 @@ def _steps(
         if movable is None:
             movable = movable_of[v] = _movable(v, odd)
         base = (die * 32 + o) * 8 + 7
-        # what landing on d does, for a druid and for any other class (`_landing`)
+        # what landing on d does, for any class but the druid and for the druid
         if d < 1:
             other = druid = PLAIN if bear and (d == 0 or o == top) else None
             d = OFF
         else:
-            w = op[d]
-            if not w:
-                other = druid = PLAIN
-            elif w % 31 >= 2:
-                other = druid = None
-            elif w == LONE_GUARD:
-                other, druid = (CAPTURE if me[d] else ATTACK), None
-            else:
-                other, druid = HIT, (None if pm[d] else PIN)
+            other, druid = _landings(me, op, pm, d)
         for cls in movable:
             effect = druid if cls == DRUID else other
             if effect is not None:

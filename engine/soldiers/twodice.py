@@ -70,11 +70,11 @@ from engine.soldiers.movegen import (
     CAPTURE,
     HIT,
     HOME,
-    PIN,
     PLAIN,
     SoldierPlay,
     SoldierStep,
     _landing,
+    _landings,
     _movable,
     _new,
     _set_free,
@@ -135,32 +135,15 @@ def _moves(
         if movable is None:
             movable = movable_of[v] = _movable(v, die & 1)
         d = o - die
-        if d < 1:
-            other = druid = None
-        else:
-            w = op[d]
-            if not w:
-                other = druid = PLAIN
-            elif w % 31 >= 2:
-                other = druid = None
-            elif w == LONE_GUARD:
-                other, druid = (CAPTURE if me[d] else ATTACK), None
-            else:
-                other, druid = HIT, (None if pm[d] else PIN)
+        other, druid = _landings(me, op, pm, d) if d >= 1 else (None, None)
         for cls in movable:
             effect = druid if cls == DRUID else other
             if effect is not None:
                 out.append((o, cls, d, effect))
             if cls == GENERAL and o != BAR and o + die <= 24:
-                b = o + die
-                w = op[b]
-                if not w:
-                    out.append((o, cls, b, PLAIN))
-                elif w % 31 < 2:
-                    if w == LONE_GUARD:
-                        out.append((o, cls, b, CAPTURE if me[b] else ATTACK))
-                    else:
-                        out.append((o, cls, b, HIT))
+                effect = _landing(me, op, pm, o + die, cls)
+                if effect is not None:
+                    out.append((o, cls, o + die, effect))
     return out
 
 
@@ -194,18 +177,7 @@ def _table(
         # leaving o empty frees the checker pinned under my last one there
         releases = o != BAR and po[o] and v % 31 == 1
         d = o - die
-        if d < 1:
-            other = druid = None
-        else:
-            w = op[d]
-            if not w:
-                other = druid = PLAIN
-            elif w % 31 >= 2:
-                other = druid = None
-            elif w == LONE_GUARD:
-                other, druid = (CAPTURE if me[d] else ATTACK), None
-            else:
-                other, druid = HIT, (None if pm[d] else PIN)
+        other, druid = _landings(me, op, pm, d) if d >= 1 else (None, None)
         for cls in movable:
             effect = druid if cls == DRUID else other
             if effect is not None:
@@ -234,15 +206,9 @@ def _table(
                 )
             if cls == GENERAL and o != BAR and o + die <= 24:
                 b = o + die
-                w = op[b]
-                if not w:
-                    effect = PLAIN
-                elif w % 31 >= 2:
+                effect = _landing(me, op, pm, b, cls)
+                if effect is None:
                     continue
-                elif w == LONE_GUARD:
-                    effect = CAPTURE if me[b] else ATTACK
-                else:
-                    effect = HIT
                 if releases:
                     kind = _OTHER
                 elif effect is PLAIN:
