@@ -41,6 +41,7 @@ then asks the walk.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Final
 
 from engine.rules.board import BAR, BLACK, WHITE
@@ -79,6 +80,10 @@ _Journey = tuple[int, int, _Steps, int, int, int]
 # my row, and the opponent's row, my pins and its pins in the mover's
 # numbering (None: the start's).
 _Node = tuple[_Steps, int, int, _Row, tuple[_Row, _Row, _Row] | None]
+# A set of journeys: its change to my part of the board key, the blots it
+# hits (bits), whether two of them hit one blot, its steps, and each
+# journey's origin, end and class's unit.
+_Set = tuple[int, int, int, _Steps, tuple[tuple[int, int, int], ...]]
 # By the blots the journeys hit: the board key's change, the opponent's free
 # row (its numbering) and both sides' pin rows (white's first).
 _Theirs = tuple[int, _Row, tuple[_Row, _Row]]
@@ -114,90 +119,12 @@ def journey_plays(position: SoldiersPosition, die: int) -> list[SoldierPlay] | N
     white = side == WHITE
     turn = BLACK if white else WHITE
     same_pins = (pm0, their_pins) if white else (their_pins, pm0)
-    # by the opponent's rows a walk leaves, then by the blots the journeys hit
+    # by the opponent's rows a walk leaves, then by the blots hit
+    by_start: dict[int, _Theirs] = {0: (0, their_free, same_pins)}
     theirs_by_rows: dict[tuple[_Row, _Row, _Row], dict[int, _Theirs]] = {}
     new, set_free, set_pinned, set_turn, set_steps, set_position = _BUILDERS
-    row: list[int] = []  # mine: a walk's board, stepped forward and back by the journeys
-    left = [count for _, count in units]
-    count = len(units)
-    # the walk being completed: its key, hits, opponent's rows, and how many
-    # steps the journeys play
-    node_key = node_hits = own_hits = want = 0
-    op_now: _Row = op0
-    by_start: dict[int, _Theirs] = {0: (0, their_free, same_pins)}
-    by_hits = by_start
-
-    def make(key: int, hits: int, steps: _Steps, overlap: int) -> None:
-        """The play of the walk and the journeys chosen (mine in ``row``),
-        unless its board is known."""
-        every = own_hits | hits
-        theirs = by_hits.get(every)
-        if theirs is None:
-            theirs = by_hits[every] = _theirs(op_now, by_hits[0], every)
-        board = node_key + key + theirs[0]
-        if board in seen:
-            return
-        seen.add(board)
-        if overlap or node_hits & hits:
-            steps = _first_landers(steps)
-        mine = tuple(row)
-        built = new(SoldiersPosition)  # the opponent to move
-        set_free(built, (mine, theirs[1]) if white else (theirs[1], mine))
-        set_pinned(built, theirs[2])
-        set_turn(built, turn)
-        play = new(SoldierPlay)
-        set_steps(play, steps)
-        set_position(play, built)
-        add(play)
-
-    def choose(
-        unit: int, shortest: int, steps: int, key: int, hits: int, path: _Steps, overlap: int
-    ) -> None:
-        """The independent checkers' journeys, ``want`` steps in all: in
-        order (by unit, then length), so each set is met once.  A unit's
-        journeys are one of each length from 1, shortest first."""
-        need = want - steps  # the length of a journey that completes the play
-        for i in range(unit, count):
-            if not left[i]:
-                continue
-            journeys = units[i][0]
-            first = shortest if i == unit else 0
-            if need <= len(journeys) and need > first:
-                # the journey that completes the play
-                key_change, journey_hits, journey_steps, o, d, one = journeys[need - 1]
-                row[o] -= one
-                row[d] += one
-                make(
-                    key + key_change,
-                    hits | journey_hits,
-                    path + journey_steps,
-                    overlap | (hits & journey_hits),
-                )
-                row[o] += one
-                row[d] -= one
-            if need > 1:
-                left[i] -= 1
-                # shorter ones, then another checker of the same unit (as
-                # long or longer) or a later unit
-                for j in range(first, min(need - 1, len(journeys))):
-                    key_change, journey_hits, journey_steps, o, d, one = journeys[j]
-                    row[o] -= one
-                    row[d] += one
-                    choose(
-                        i,
-                        j,
-                        steps + j + 1,
-                        key + key_change,
-                        hits | journey_hits,
-                        path + journey_steps,
-                        overlap | (hits & journey_hits),
-                    )
-                    row[o] += one
-                    row[d] -= one
-                left[i] += 1
-
-    for node in nodes:
-        path, node_key, node_hits, mine_now, rows = node  # read by make()
+    sets = _sets(units)
+    for path, node_key, node_hits, mine_now, rows in nodes:
         if rows is None:  # the walk changed the opponent's row only by its hits
             op_now = op0
             by_hits = by_start
@@ -211,13 +138,102 @@ def journey_plays(position: SoldiersPosition, die: int) -> list[SoldierPlay] | N
                 pin_rows = (rows[1], pins) if white else (pins, rows[1])
                 known = theirs_by_rows[rows] = {0: (0, _MIRRORED(op_now), pin_rows)}
             by_hits = known
-        want = _FULL - len(path)
         row = list(mine_now)
-        if want:
-            choose(0, 0, 0, 0, 0, path, 0)
-        else:
-            make(0, 0, path, 0)
+        for key, hits, overlap, steps, moves in sets(_FULL - len(path)):
+            every = own_hits | hits
+            theirs = by_hits.get(every)
+            if theirs is None:
+                theirs = by_hits[every] = _theirs(op_now, by_hits[0], every)
+            board = node_key + key + theirs[0]
+            if board in seen:
+                continue
+            seen.add(board)
+            steps = path + steps
+            if overlap or node_hits & hits:
+                steps = _first_landers(steps)
+            for o, d, one in moves:
+                row[o] -= one
+                row[d] += one
+            mine = tuple(row)
+            for o, d, one in moves:
+                row[o] += one
+                row[d] -= one
+            built = new(SoldiersPosition)  # the opponent to move
+            set_free(built, (mine, theirs[1]) if white else (theirs[1], mine))
+            set_pinned(built, theirs[2])
+            set_turn(built, turn)
+            play = new(SoldierPlay)
+            set_steps(play, steps)
+            set_position(play, built)
+            add(play)
     return plays or None
+
+
+def _sets(units: list[tuple[list[_Journey], int]]) -> Callable[[int], list[_Set]]:
+    """The sets of the independent checkers' journeys ``want`` steps long,
+    made once per length and asked for each walked board: in order (by
+    unit, then length), so each set is met once.  A unit's journeys are one
+    of each length from 1, shortest first."""
+    made: dict[int, list[_Set]] = {0: [(0, 0, 0, (), ())]}
+    left = [count for _, count in units]
+    count = len(units)
+
+    def of(want: int) -> list[_Set]:
+        found = made.get(want)
+        if found is not None:
+            return found
+        found = made[want] = []
+        add = found.append
+
+        def collect(
+            unit: int,
+            shortest: int,
+            steps: int,
+            key: int,
+            hits: int,
+            overlap: int,
+            path: _Steps,
+            moves: tuple[tuple[int, int, int], ...],
+        ) -> None:
+            need = want - steps  # the length of a journey that completes the set
+            for i in range(unit, count):
+                if not left[i]:
+                    continue
+                journeys = units[i][0]
+                first = shortest if i == unit else 0
+                if first < need <= len(journeys):
+                    key_change, journey_hits, journey_steps, o, d, one = journeys[need - 1]
+                    add(
+                        (
+                            key + key_change,
+                            hits | journey_hits,
+                            overlap | (hits & journey_hits),
+                            path + journey_steps,
+                            (*moves, (o, d, one)),
+                        )
+                    )
+                if need > 1:
+                    left[i] -= 1
+                    # shorter ones, then another checker of the same unit (as
+                    # long or longer) or a later unit
+                    for j in range(first, min(need - 1, len(journeys))):
+                        key_change, journey_hits, journey_steps, o, d, one = journeys[j]
+                        collect(
+                            i,
+                            j,
+                            steps + j + 1,
+                            key + key_change,
+                            hits | journey_hits,
+                            overlap | (hits & journey_hits),
+                            path + journey_steps,
+                            (*moves, (o, d, one)),
+                        )
+                    left[i] += 1
+
+        collect(0, 0, 0, 0, 0, 0, (), ())
+        return found
+
+    return of
 
 
 def _walked(me: _Row, op: _Row, pm: _Row, po: _Row, die: int) -> dict[tuple[int, int], int] | None:
