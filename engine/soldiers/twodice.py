@@ -179,55 +179,33 @@ def _table(
         d = o - die
         other, druid = _landings(me, op, pm, d) if d >= 1 else (None, None)
         for cls in movable:
-            effect = druid if cls == DRUID else other
-            if effect is not None:
-                if releases:
-                    kind = _OTHER
-                elif effect is PLAIN:
-                    kind = _MOVES_ONLY
-                elif effect is HIT and not pm[d]:
-                    kind = _HITS_BLOT
-                else:
-                    kind = _OTHER
-                ends = effect is not ATTACK and (
-                    cls != GENERAL or d <= general or effect is HIT or effect is CAPTURE
-                )
-                add(
-                    (
-                        o,
-                        cls,
-                        d,
-                        effect,
-                        1 << o | 1 << d,
-                        kind,
-                        ends,
-                        step_of(o, d, die, cls, effect),
-                    )
-                )
-            if cls == GENERAL and o != BAR and o + die <= 24:
-                b = o + die
-                effect = _landing(me, op, pm, b, cls)
+            targets: tuple[tuple[int, str | None], ...] = ((d, druid if cls == DRUID else other),)
+            if cls == GENERAL and o != BAR and o + die <= 24:  # and backwards
+                targets += ((o + die, _landing(me, op, pm, o + die, cls)),)
+            for dest, effect in targets:
                 if effect is None:
                     continue
                 if releases:
                     kind = _OTHER
                 elif effect is PLAIN:
                     kind = _MOVES_ONLY
-                elif effect is HIT and not pm[b]:
+                elif effect is HIT and not pm[dest]:
                     kind = _HITS_BLOT
                 else:
                     kind = _OTHER
-                ends = effect is not ATTACK and (b <= general or effect is HIT or effect is CAPTURE)
+                ends = effect is not ATTACK and (
+                    cls != GENERAL or dest <= general or effect is HIT or effect is CAPTURE
+                )
                 add(
                     (
                         o,
                         cls,
-                        b,
+                        dest,
                         effect,
-                        1 << o | 1 << b,
+                        1 << o | 1 << dest,
                         kind,
                         ends,
-                        step_of(o, b, die, cls, effect),
+                        step_of(o, dest, die, cls, effect),
                     )
                 )
     return out
