@@ -80,12 +80,21 @@ def match_file_text(data: bytes) -> str:
 
 
 class _Players(forms.Form):
-    """Player 1 (White) and player 2 (Black) as the acting user may choose them:
-    a player arranges their own matches against players of their federation;
-    staff arrange matches between players they manage."""
+    """Player 1 and player 2 as the acting user may choose them: a player
+    arranges their own matches against players of their federation; staff
+    arrange matches between players they manage.  Player 1 plays White
+    except where each game's opening roll names the colours (Nauka i
+    Zhizn), which the form cannot know before the discipline is chosen."""
 
-    player1 = PlayerChoiceField(queryset=Player.objects.none(), label=_("Player 1 (White)"))
-    player2 = PlayerChoiceField(queryset=Player.objects.none(), label=_("Player 2 (Black)"))
+    player1 = PlayerChoiceField(
+        queryset=Player.objects.none(),
+        label=_("Player 1"),
+        help_text=_(
+            "Plays White, except in Nauka i Zhizn rules, where the opening roll "
+            "of each game decides the colours."
+        ),
+    )
+    player2 = PlayerChoiceField(queryset=Player.objects.none(), label=_("Player 2"))
 
     def __init__(self, user: Any, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

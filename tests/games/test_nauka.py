@@ -118,3 +118,15 @@ def test_other_variants_keep_player_one_white(client) -> None:  # type: ignore[n
     assert (data["white"], data["to_act"]) == (1, 2)
     page = client.get(reverse("games:match", args=[match.pk])).content.decode()
     assert "Player 1 (White)" in page
+
+
+def test_the_new_match_form_names_no_colour_it_cannot_know(client) -> None:  # type: ignore[no-untyped-def]
+    # The form is filled before the discipline is chosen, so its labels say
+    # "Player 1" and the help says when that player is not White.
+    match = MatchFactory(length=1)
+    client.force_login(user_of(match, 0))
+    page = client.get(reverse("games:match_new")).content.decode()
+    assert "Player 1 (White)" not in page and "Player 2 (Black)" not in page
+    assert "Player 1" in page and "Nauka i Zhizn rules" in page
+    page = client.get(reverse("games:match_new"), HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+    assert "Игрок 1" in page and "решает первый бросок" in page
