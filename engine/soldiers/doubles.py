@@ -25,7 +25,9 @@ this turn (a general's backward step only adds to those outside, an
 entering checker lands outside), which is most of a game and gets the
 written-out last die; and `bear_node` otherwise, which plays every step on
 the slots with the search's bear-off rules (exact or highest-checker
-bear-offs, the last checker off counting as every die).
+bear-offs, the last checker off counting as every die) and visits each
+board once per dice left and whole-play state, as the search does.  A
+checker on the bar that cannot enter passes the turn at once (`_can_enter`).
 
 What is the same as the search, so that plays, steps and order are
 identical (tests/engine/soldiers/test_doubles.py compares them):
