@@ -57,6 +57,9 @@ class Turn:
 def _fewest_pips(plays: list[eg.Play], side: int, want: str | None = None) -> eg.Play:
     chosen = [p for p in plays if want is None or format_play(p) == want]
     assert chosen, f"{want} is not a legal play: {[format_play(p) for p in plays][:20]}"
+    # of plays with as few pips, the first by position: the game does not
+    # depend on the order in which the engine lists the plays
+    chosen.sort(key=lambda p: repr(p.position))
     return min(chosen, key=lambda p: p.position.pips(side))
 
 
