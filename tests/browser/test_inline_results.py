@@ -17,13 +17,21 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PASSWORD = "correct-horse-battery"  # tests.factories.UserFactory's
 
 
-def focused_row(page) -> str:  # type: ignore[no-untyped-def]
-    """The id of the table row holding the focused element, and the element's name."""
-    return page.evaluate(
-        "() => { const e = document.activeElement;"
-        " const row = e && e.closest('tr');"
-        " return (row ? row.id : '') + '/' + (e ? e.getAttribute('name') : ''); }"
-    )
+_FOCUSED_ROW = (
+    "() => { const e = document.activeElement;"
+    " const row = e && e.closest('tr');"
+    " return (row ? row.id : '') + '/' + (e ? e.getAttribute('name') : ''); }"
+)
+
+
+def focused_row(page, expected: str | None = None) -> str:  # type: ignore[no-untyped-def]
+    """The id of the table row holding the focused element, and the element's
+    name; with ``expected``, once focus is there (or Playwright's timeout):
+    the browser applies ``autofocus`` at its next rendering step, which on a
+    busy machine can come after the load event."""
+    if expected is not None:
+        page.wait_for_function(f"() => ({_FOCUSED_ROW})() === {expected!r}")
+    return str(page.evaluate(_FOCUSED_ROW))
 
 
 def test_results_typed_with_the_keyboard_one_page_load_each(live_server, page) -> None:  # type: ignore[no-untyped-def]
@@ -41,7 +49,7 @@ def test_results_typed_with_the_keyboard_one_page_load_each(live_server, page) -
         page.locator("form.stack button[type=submit]").click()
     # The console opened on table 1 (as a result of table 0 would leave it).
     page.goto(f"{url}{console}?round={rnd.pk}&next=1")
-    assert focused_row(page) == f"table-{rnd.pk}-1/score1"
+    assert focused_row(page, f"table-{rnd.pk}-1/score1") == f"table-{rnd.pk}-1/score1"
 
     loads: list[str] = []
     page.on("load", lambda: loads.append(page.url))
@@ -59,7 +67,8 @@ def test_results_typed_with_the_keyboard_one_page_load_each(live_server, page) -
             page.keyboard.press("Enter")
         page.wait_for_load_state("load")
         assert page.url.endswith(f"?round={rnd.pk}&next={number + 1}")
-        assert focused_row(page) == f"table-{rnd.pk}-{number + 1}/score1"
+        want = f"table-{rnd.pk}-{number + 1}/score1"
+        assert focused_row(page, want) == want
         said = page.locator("ul.messages li").all_inner_texts()
         assert said == [f"Table {number}: {score1}–{score2} is official."]
     # One page load (the post's answer) per result, and nothing else.
