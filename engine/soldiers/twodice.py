@@ -118,7 +118,7 @@ def _undo(
 
 
 def _moves(
-    me: list[int], op: list[int], pm: list[int], die: int, origins: list[int]
+    me: list[int], op: list[int], pm: list[int], die: int, origins: Iterable[int]
 ) -> list[_Move]:
     """The steps of ``die`` from ``origins`` on the board as it stands (the
     bar among them enters; nothing is borne off this turn).  The search's
@@ -160,54 +160,22 @@ def _table(
     general: int,
     origins: Iterable[int],
 ) -> list[_Entry]:
-    """The start's steps of ``die`` from ``origins`` (the bar among them
-    enters; nothing is borne off this turn), tabled: what `_moves` lists,
-    with each step's points, kind, whether it may end a play, and object."""
+    """The start's steps of ``die`` from ``origins`` (`_moves`), tabled with
+    each step's points, kind, whether it may end a play, and object."""
     out: list[_Entry] = []
-    add = out.append
-    movable_of = _MOVABLE[die & 1]
-    step_of = _step
-    for o in origins:
-        v = me[o]
-        if o != BAR and op[o] == LONE_GUARD and v % 31 == 1:
-            continue  # a first attacker waiting for the second
-        movable = movable_of.get(v)
-        if movable is None:
-            movable = movable_of[v] = _movable(v, die & 1)
-        # leaving o empty frees the checker pinned under my last one there
-        releases = o != BAR and po[o] and v % 31 == 1
-        d = o - die
-        other, druid = _landings(me, op, pm, d) if d >= 1 else (None, None)
-        for cls in movable:
-            targets: tuple[tuple[int, str | None], ...] = ((d, druid if cls == DRUID else other),)
-            if cls == GENERAL and o != BAR and o + die <= 24:  # and backwards
-                targets += ((o + die, _landing(me, op, pm, o + die, cls)),)
-            for dest, effect in targets:
-                if effect is None:
-                    continue
-                if releases:
-                    kind = _OTHER
-                elif effect is PLAIN:
-                    kind = _MOVES_ONLY
-                elif effect is HIT and not pm[dest]:
-                    kind = _HITS_BLOT
-                else:
-                    kind = _OTHER
-                ends = effect is not ATTACK and (
-                    cls != GENERAL or dest <= general or effect is HIT or effect is CAPTURE
-                )
-                add(
-                    (
-                        o,
-                        cls,
-                        dest,
-                        effect,
-                        1 << o | 1 << dest,
-                        kind,
-                        ends,
-                        step_of(o, dest, die, cls, effect),
-                    )
-                )
+    for o, cls, d, effect in _moves(me, op, pm, die, origins):
+        if o != BAR and po[o] and me[o] % 31 == 1:
+            kind = _OTHER  # leaving o empty frees the checker pinned under it
+        elif effect is PLAIN:
+            kind = _MOVES_ONLY
+        elif effect is HIT and not pm[d]:
+            kind = _HITS_BLOT
+        else:
+            kind = _OTHER
+        ends = effect is not ATTACK and (
+            cls != GENERAL or d <= general or effect is HIT or effect is CAPTURE
+        )
+        out.append((o, cls, d, effect, 1 << o | 1 << d, kind, ends, _step(o, d, die, cls, effect)))
     return out
 
 
@@ -259,23 +227,6 @@ def two_dice_plays(position: SoldiersPosition, a: int, b: int) -> list[SoldierPl
     hit_rows: dict[int, _Row] = {}  # the opponent's row by the points hit (blots only)
     new, set_free, set_pinned, set_turn, set_steps, set_position = _BUILDERS
 
-    def slow(first: _Entry, second: _Entry) -> None:
-        """An apart play with a step that pins, captures, frees or releases."""
-        done1 = do_step(me, op, pm, po, *first[:4])
-        done2 = do_step(me, op, pm, po, *second[:4])
-        mine, theirs = tuple(me), _MIRRORED(op)
-        my_pins, pins = tuple(pm), _MIRRORED(po)
-        _undo(me, op, pm, po, *second[:4], done2)
-        _undo(me, op, pm, po, *first[:4], done1)
-        built = new(SoldiersPosition)  # the opponent to move
-        set_free(built, (mine, theirs) if white else (theirs, mine))
-        set_pinned(built, (my_pins, pins) if white else (pins, my_pins))
-        set_turn(built, turn)
-        play = new(SoldierPlay)
-        set_steps(play, (first[7], second[7]))
-        set_position(play, built)
-        add(play)
-
     def apart(firsts: list[_Entry], seconds: list[_Entry], overlapping: bool) -> None:
         for first in firsts:
             o1, c1, d1, _, mask1, kind1, ends1, step1 = first
@@ -293,7 +244,8 @@ def two_dice_plays(position: SoldiersPosition, a: int, b: int) -> list[SoldierPl
                 if not ends2:
                     continue
                 if kind1 is _OTHER or kind2 is _OTHER:
-                    slow(first, second)
+                    # a step that pins, captures, frees or releases: stepped on the slots
+                    add(_play(position, me, op, pm, po, (first, second)))
                     continue
                 one2 = ONE[c2]
                 row[o2] -= one2
