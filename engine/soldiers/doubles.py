@@ -568,7 +568,14 @@ def doubles_plays(position: SoldiersPosition, die: int) -> list[SoldierPlay] | N
             origins = compress(range(top, 0, -1), me[top:0:-1])
             bear = not any(me[HOME + 1 :])
             if bear:
-                high = next(q for q in range(BAR, -1, -1) if me[q] or pm[q] or not q)
+                if any(pm):  # a pinned checker counts where it stands
+                    high = next(q for q in range(BAR, -1, -1) if me[q] or pm[q] or not q)
+                else:  # nothing of mine is outside the home
+                    high = 0
+                    for q in range(HOME, 0, -1):
+                        if me[q]:
+                            high = q
+                            break
         found: list[tuple[int, int, int, str, int]] = []
         add = found.append
         for o in origins:
@@ -623,7 +630,35 @@ def doubles_plays(position: SoldiersPosition, die: int) -> list[SoldierPlay] | N
                         o, cls, b, effect, last_o, last_d, last_cls, last_effect, me, po
                     ):
                         add((o, cls, b, effect, rank))
+        rows: tuple[_Row, _Row, _Row] | None = None  # the rows other than mine, here
         for o, cls, d, effect, rank in found:
+            one = one_of[cls]
+            if left == 1 and effect is PLAIN and not (o != BAR and po[o] and me[o] == one):
+                # The last die, a step that only moves or bears off a
+                # checker: the board it leaves is a whole play, recorded
+                # here (its key found without stepping, its rows built only
+                # if it is new) rather than as a node of its own.
+                k = key + at[cls][d] - at[cls][o]
+                old = results.get(k)
+                if (old is not None and old.__class__ is not int) or (
+                    (risky or d > o)
+                    and (attacks or ((d if cls == GENERAL else g_now) > general and not g_hit))
+                ):
+                    continue
+                best[0] = _FULL
+                me[o] -= one
+                me[d] += one
+                mine = tuple(me)
+                me[o] += one
+                me[d] -= one
+                if rows is None:
+                    rows = (
+                        (their_free, pm0, their_pins)
+                        if op == start_rows[0] and pm == start_rows[1] and po == start_rows[2]
+                        else (_MIRRORED(op), tuple(pm), _MIRRORED(po))
+                    )
+                results[k] = ((*path, step_object(o, cls, d, effect, rank)), mine, *rows)
+                continue
             stepped = do_step(me, op, pm, po, o, cls, d, effect)
             k = key + stepped[0]
             hit = effect is HIT or effect is CAPTURE
@@ -646,6 +681,7 @@ def doubles_plays(position: SoldiersPosition, die: int) -> list[SoldierPlay] | N
             undo_step(me, op, pm, po, o, cls, d, effect, *stepped[1:])
 
     key0 = board_key(me, op, pm, po)
+    start_rows = (list(op0), list(pm0), list(po0))  # to tell the rows unchanged
     # boards met before with as many dice left (and the same whole-play
     # state) in the bear-off walk: a bear-off breaks the commuting cut, so
     # the same board is met through many orders; its plays are found once

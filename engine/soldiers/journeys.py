@@ -1,5 +1,5 @@
 """Soldiers plays of a double: the checkers whose order matters walked step
-by step, the others as journeys.
+by step, the others' steps added as sets.
 
 A play of a double is four steps of one die.  Where nothing can be borne
 off this turn (four or more of the mover's checkers outside its home or
@@ -22,15 +22,21 @@ two groups:
   walked checker may do.
 
 So the walked checkers' steps are played first, in every order, on the
-board itself (`_walk`: each board once per number of steps, with its
+board itself (`_walk`: one node per board and number of steps, with its
 whole-play state), and each board they leave with no checker on the bar
-is completed by a set of the independent checkers' journeys (each one
-checker's walk of one or more steps from where it stood): its position
-is that board plus each journey's change, less the blots the journeys
-hit.  Journeys that chain through a point of the same class meet one
-position twice; plays come out one per resulting position, each with a
-legal path (the walked steps, then the journeys one after another, from
-the back).
+is completed by each set of the independent checkers' steps that uses
+the dice left (`_units`: a class on a point, its checkers and the unit
+its step lands in).  A set is played from the back (a unit is never
+followed by one above it), which is always legal for these checkers and
+meets each set once; and one set of steps of one die gives one board,
+since each class's steps are fixed by where its checkers end (along
+each line of points a die apart, the checkers that cross each gap are
+counted by the ends).  So a board comes from one node and one set,
+except where a walked checker may be continued by an independent one
+of its class, or a blot one node's walk hit is hit by another node's
+steps: there the boards made are kept by key.  Plays come out one per
+resulting position, each with a legal path (the walked steps, then the
+set from the back; the first lander on a blot hits it).
 
 None where a bear-off may come within reach, with several generals, with
 more walked checkers than `_MOST_WALKED` (the exact walk of
@@ -41,7 +47,6 @@ then asks the walk.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Final
 
 from engine.rules.board import BAR, BLACK, WHITE
@@ -73,17 +78,15 @@ _MOST_WALKED: Final = 6
 
 _Row = tuple[int, ...]
 _Steps = tuple[SoldierStep, ...]
-# A journey: its change to my part of the board key, the blots it hits (bit
-# per point), its steps, and its origin, end and class's unit (to make the row).
-_Journey = tuple[int, int, _Steps, int, int, int]
+# An independent unit's step: origin, destination, the class's unit (to
+# make the row), its change to the board key, the unit it lands in (see
+# `_units`), whether a blot stands there, and the step landing on nothing
+# and hitting.
+_Unit = tuple[int, int, int, int, int, bool, SoldierStep, SoldierStep]
 # A board the walked checkers leave: its steps, key, the blots they hit (bits),
 # my row, and the opponent's row, my pins and its pins in the mover's
 # numbering (None: the start's).
 _Node = tuple[_Steps, int, int, _Row, tuple[_Row, _Row, _Row] | None]
-# A set of journeys: its change to my part of the board key, the blots it
-# hits (bits), whether two of them hit one blot, its steps, and each
-# journey's origin, end and class's unit.
-_Set = tuple[int, int, int, _Steps, tuple[tuple[int, int, int], ...]]
 # By the blots the journeys hit: the board key's change, the opponent's free
 # row (its numbering) and both sides' pin rows (white's first).
 _Theirs = tuple[int, _Row, tuple[_Row, _Row]]
@@ -104,7 +107,7 @@ def journey_plays(position: SoldiersPosition, die: int) -> list[SoldierPlay] | N
     walked = _walked(me0, op0, pm0, po0, die)
     if walked is None:
         return None
-    units = _units(me0, op0, walked, die)
+    units, counts = _units(me0, op0, walked, die)
     # where the general began: free (25: on the bar), else pinned, else none
     general = next((q for q in range(1, BAR + 1) if me0[q] & 31), 0)
     if not general and GENERAL + 1 in pm0:
@@ -115,7 +118,16 @@ def journey_plays(position: SoldiersPosition, die: int) -> list[SoldierPlay] | N
 
     plays: list[SoldierPlay] = []
     add = plays.append
-    seen: set[int] = set()  # boards made (journeys that chain meet one twice)
+    # Where two ways may reach one board, the boards made (by key): where
+    # a walked checker is not the general (an independent checker of its
+    # class may go on from where it landed), or a blot one walk hit is hit
+    # by another node's steps.  Otherwise a board comes from one node (the
+    # walk keeps one per board and number of steps) and one set of steps.
+    seen: set[int] = set()
+    mixed = any(cls != GENERAL for _, cls in walked)
+    walk_hits = 0
+    for node in nodes:
+        walk_hits |= node[2]
     white = side == WHITE
     turn = BLACK if white else WHITE
     same_pins = (pm0, their_pins) if white else (their_pins, pm0)
@@ -123,14 +135,88 @@ def journey_plays(position: SoldiersPosition, die: int) -> list[SoldierPlay] | N
     by_start: dict[int, _Theirs] = {0: (0, their_free, same_pins)}
     theirs_by_rows: dict[tuple[_Row, _Row, _Row], dict[int, _Theirs]] = {}
     new, set_free, set_pinned, set_turn, set_steps, set_position = _BUILDERS
-    sets = _sets(units)
+    last = len(units)
+    # the board being completed: my row as the steps so far leave it, the
+    # opponent's row in the mover's numbering and its `_Theirs` by blots hit
+    row: list[int] = []
+    op_now = op0
+    by_hits = by_start
+
+    def make(key: int, hits: int, steps: _Steps) -> None:
+        """The play of ``steps`` to the board in ``row`` (``key``: its key
+        without the blots hit, ``hits``), unless made before."""
+        theirs = by_hits.get(hits)
+        if theirs is None:
+            theirs = by_hits[hits] = _theirs(op_now, by_hits[0], hits)
+        if mixed or hits & walk_hits:
+            board = key + theirs[0]
+            if board in seen:
+                return
+            seen.add(board)
+        built = new(SoldiersPosition)  # the opponent to move
+        mine = tuple(row)
+        set_free(built, (mine, theirs[1]) if white else (theirs[1], mine))
+        set_pinned(built, theirs[2])
+        set_turn(built, turn)
+        play = new(SoldierPlay)
+        set_steps(play, steps)
+        set_position(play, built)
+        add(play)
+
+    def extend(first: int, need: int, key: int, hits: int, path: _Steps) -> None:
+        """Each set of ``need`` independent steps from the units ``first``
+        on: a unit is never followed by one above it, so each set comes
+        once, in an order that plays it."""
+        for i in range(first, last):
+            if not counts[i]:
+                continue
+            o, d, one, change, after, blot, plain, hitting = units[i]
+            if blot and not hits >> d & 1:
+                step = hitting  # the first lander on the blot hits it
+                now = hits | 1 << d
+            else:
+                step = plain
+                now = hits
+            row[o] -= one
+            row[d] += one
+            if need == 1:  # `make`, written out: it runs for most plays
+                theirs = by_hits.get(now)
+                if theirs is None:
+                    theirs = by_hits[now] = _theirs(op_now, by_hits[0], now)
+                if mixed or now & walk_hits:
+                    board = key + change + theirs[0]
+                    if board in seen:
+                        row[o] += one
+                        row[d] -= one
+                        continue
+                    seen.add(board)
+                built = new(SoldiersPosition)  # the opponent to move
+                mine = tuple(row)
+                set_free(built, (mine, theirs[1]) if white else (theirs[1], mine))
+                set_pinned(built, theirs[2])
+                set_turn(built, turn)
+                play = new(SoldierPlay)
+                set_steps(play, (*path, step))
+                set_position(play, built)
+                add(play)
+            else:
+                counts[i] -= 1
+                counts[after] += 1
+                extend(i, need - 1, key + change, now, (*path, step))
+                counts[i] += 1
+                counts[after] -= 1
+            row[o] += one
+            row[d] -= one
+
     for path, node_key, node_hits, mine_now, rows in nodes:
-        if rows is None:  # the walk changed the opponent's row only by its hits
+        # The blots the walk hit count with the steps' (a second lander
+        # there hits nothing): where the walk changed the opponent's rows
+        # only by them, they go to the bar with the steps' hits; else they
+        # are in the rows already and hitting them again changes nothing.
+        if rows is None:
             op_now = op0
             by_hits = by_start
-            own_hits = node_hits
         else:
-            own_hits = 0
             op_now = rows[0]
             known = theirs_by_rows.get(rows)
             if known is None:
@@ -139,101 +225,12 @@ def journey_plays(position: SoldiersPosition, die: int) -> list[SoldierPlay] | N
                 known = theirs_by_rows[rows] = {0: (0, _MIRRORED(op_now), pin_rows)}
             by_hits = known
         row = list(mine_now)
-        for key, hits, overlap, steps, moves in sets(_FULL - len(path)):
-            every = own_hits | hits
-            theirs = by_hits.get(every)
-            if theirs is None:
-                theirs = by_hits[every] = _theirs(op_now, by_hits[0], every)
-            board = node_key + key + theirs[0]
-            if board in seen:
-                continue
-            seen.add(board)
-            steps = path + steps
-            if overlap or node_hits & hits:
-                steps = _first_landers(steps)
-            for o, d, one in moves:
-                row[o] -= one
-                row[d] += one
-            mine = tuple(row)
-            for o, d, one in moves:
-                row[o] += one
-                row[d] -= one
-            built = new(SoldiersPosition)  # the opponent to move
-            set_free(built, (mine, theirs[1]) if white else (theirs[1], mine))
-            set_pinned(built, theirs[2])
-            set_turn(built, turn)
-            play = new(SoldierPlay)
-            set_steps(play, steps)
-            set_position(play, built)
-            add(play)
+        need = _FULL - len(path)
+        if need:
+            extend(0, need, node_key, node_hits, path)
+        else:
+            make(node_key, node_hits, path)
     return plays or None
-
-
-def _sets(units: list[tuple[list[_Journey], int]]) -> Callable[[int], list[_Set]]:
-    """The sets of the independent checkers' journeys ``want`` steps long,
-    made once per length and asked for each walked board: in order (by
-    unit, then length), so each set is met once.  A unit's journeys are one
-    of each length from 1, shortest first."""
-    made: dict[int, list[_Set]] = {0: [(0, 0, 0, (), ())]}
-    left = [count for _, count in units]
-    count = len(units)
-
-    def of(want: int) -> list[_Set]:
-        found = made.get(want)
-        if found is not None:
-            return found
-        found = made[want] = []
-        add = found.append
-
-        def collect(
-            unit: int,
-            shortest: int,
-            steps: int,
-            key: int,
-            hits: int,
-            overlap: int,
-            path: _Steps,
-            moves: tuple[tuple[int, int, int], ...],
-        ) -> None:
-            need = want - steps  # the length of a journey that completes the set
-            for i in range(unit, count):
-                if not left[i]:
-                    continue
-                journeys = units[i][0]
-                first = shortest if i == unit else 0
-                if first < need <= len(journeys):
-                    key_change, journey_hits, journey_steps, o, d, one = journeys[need - 1]
-                    add(
-                        (
-                            key + key_change,
-                            hits | journey_hits,
-                            overlap | (hits & journey_hits),
-                            path + journey_steps,
-                            (*moves, (o, d, one)),
-                        )
-                    )
-                if need > 1:
-                    left[i] -= 1
-                    # shorter ones, then another checker of the same unit (as
-                    # long or longer) or a later unit
-                    for j in range(first, min(need - 1, len(journeys))):
-                        key_change, journey_hits, journey_steps, o, d, one = journeys[j]
-                        collect(
-                            i,
-                            j,
-                            steps + j + 1,
-                            key + key_change,
-                            hits | journey_hits,
-                            overlap | (hits & journey_hits),
-                            path + journey_steps,
-                            (*moves, (o, d, one)),
-                        )
-                    left[i] += 1
-
-        collect(0, 0, 0, 0, 0, 0, (), ())
-        return found
-
-    return of
 
 
 def _walked(me: _Row, op: _Row, pm: _Row, po: _Row, die: int) -> dict[tuple[int, int], int] | None:
@@ -306,13 +303,16 @@ def _walked(me: _Row, op: _Row, pm: _Row, po: _Row, die: int) -> dict[tuple[int,
 
 def _units(
     me: _Row, op: _Row, walked: dict[tuple[int, int], int], die: int
-) -> list[tuple[list[_Journey], int]]:
-    """Each class on each point that this die moves and that is not walked,
-    with its journeys (one of each length from 1, shortest first: they
-    only move a checker or hit a blot, see `_walked`) and how many
-    checkers it has."""
+) -> tuple[list[_Unit], list[int]]:
+    """The independent checkers' steps, by unit (a class on a point), from
+    the back and in class order: each unit whose checkers this die moves
+    (a unit some independent checker may reach, with the checkers that
+    stand there at the start and are not walked), with its step; and the
+    units' checkers at the start (the last entry, beyond the units, counts
+    the checkers that reach a unit that cannot move on).  Their landings
+    only move a checker or hit a blot (see `_walked`)."""
     odd = die & 1
-    units: list[tuple[list[_Journey], int]] = []
+    reached: dict[tuple[int, int], int] = {}  # (point, class) -> checkers at the start
     for o in range(24, die, -1):
         v = me[o]
         if not v:
@@ -321,24 +321,34 @@ def _units(
             count = v >> 5 * cls & 31
             if not count or (o, cls) in walked or (cls == EVEN and odd) or (cls == ODD and not odd):
                 continue
-            journeys: list[_Journey] = []
-            steps: _Steps = ()
-            hits = 0
-            x = o
-            while len(steps) < _FULL and x - die >= 1:
-                d = x - die
-                w = op[d]
-                if w % 31 >= 2:
+            reached[(o, cls)] = reached.get((o, cls), 0) + count
+            x = o - die
+            # the points its journey passes, while it may go on
+            for _ in range(_FULL - 1):
+                if x - die < 1 or op[x] % 31 >= 2 or op[x - die] % 31 >= 2:
                     break
-                effect = HIT if w else PLAIN  # no guard, pin or druid's blot here
-                if w:
-                    hits |= 1 << d
-                steps += (_step(x, d, die, cls, effect),)
-                journeys.append((_AT[cls][d] - _AT[cls][o], hits, steps, o, d, 1 << 5 * cls))
-                x = d
-            if journeys:
-                units.append((journeys, count))
-    return units
+                reached.setdefault((x, cls), 0)
+                x -= die
+    order = sorted(
+        (key for key in reached if op[key[0] - die] % 31 < 2), key=lambda k: (-k[0], k[1])
+    )
+    index = {key: i for i, key in enumerate(order)}
+    units: list[_Unit] = []
+    for o, cls in order:
+        d = o - die
+        units.append(
+            (
+                o,
+                d,
+                ONE[cls],
+                _AT[cls][d] - _AT[cls][o],
+                index.get((d, cls), len(order)),
+                op[d] != 0,
+                _step(o, d, die, cls, PLAIN),
+                _step(o, d, die, cls, HIT),
+            )
+        )
+    return units, [reached[key] for key in order] + [0]
 
 
 def _walk(
@@ -364,6 +374,7 @@ def _walk(
     tokens = dict(walked)
     still = ODD if die % 2 == 0 else EVEN  # the wounded class this die cannot move
     met: set[int] = set()
+    kept: set[int] = set()
     nodes: list[_Node] = []
 
     def visit(
@@ -386,7 +397,13 @@ def _walk(
         if seen in met:
             return
         met.add(seen)
-        if not me[BAR] and not attacks and (g_now <= general or g_hit):
+        if (
+            not me[BAR]
+            and not attacks
+            and (g_now <= general or g_hit)
+            and key << 3 | steps not in kept  # one node per board and length
+        ):
+            kept.add(key << 3 | steps)
             if changed:
                 nodes.append((path, key, hits, tuple(me), (tuple(op), tuple(pm), tuple(po))))
             else:  # only blots hit: the key without them (make adds them with the journeys')
@@ -495,20 +512,6 @@ def _general_alone(
         return True
 
     return nodes if walk(general, 0, ()) else None
-
-
-def _first_landers(steps: _Steps) -> _Steps:
-    """The path (the walked steps, then the journeys') with a hit only
-    where a point's blot is first landed on."""
-    out: _Steps = ()
-    hit = 0
-    for step in steps:
-        if step.effect is HIT:
-            if hit >> step.dest & 1:
-                step = _step(step.origin, step.dest, step.die, step.cls, PLAIN)
-            hit |= 1 << step.dest
-        out += (step,)
-    return out
 
 
 def _theirs(op: _Row, start: _Theirs, hits: int) -> _Theirs:

@@ -96,9 +96,13 @@ class SoldierPlay:
 
 def dice_moves(dice: Sequence[int]) -> tuple[int, ...]:
     """The dice to play, larger first; equal dice four times."""
-    if len(dice) != 2 or not all(1 <= d <= 6 for d in dice):
+    try:
+        a, b = dice
+        valid = 1 <= a <= 6 and 1 <= b <= 6
+    except (TypeError, ValueError):
+        valid = False
+    if not valid:
         raise ValueError(f"not a roll of two dice: {tuple(dice)!r}")
-    a, b = dice
     if a == b:
         return (a,) * 4
     return (a, b) if a > b else (b, a)

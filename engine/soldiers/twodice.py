@@ -602,13 +602,17 @@ def _general_start(position: SoldiersPosition) -> int | None:
     generals = (sum(me0[1:]) & 31) + pm0.count(GENERAL + 1)  # GENERAL is class 0
     if generals > 1:
         return None
-    op0 = _MIRRORED(position.free[1 - side])
-    if LONE_GUARD in op0 and any(op0[q] == LONE_GUARD and me0[q] for q in range(1, BAR)):
-        return None
+    theirs = position.free[1 - side]
+    if LONE_GUARD in theirs:  # (most positions have none: no need to turn the row)
+        op0 = _MIRRORED(theirs)
+        if any(op0[q] == LONE_GUARD and me0[q] for q in range(1, BAR)):
+            return None
     if not generals:
         return 0
-    free = next((q for q in compress(range(1, BAR + 1), me0[1:]) if me0[q] & 31), 0)
-    return free or pm0.index(GENERAL + 1)  # free, else pinned
+    for q in compress(range(1, BAR + 1), me0[1:]):
+        if me0[q] & 31:
+            return q  # free
+    return pm0.index(GENERAL + 1)  # pinned
 
 
 def _bearing_off(
@@ -655,7 +659,38 @@ def _bearing_off(
                 if valid(((o1, c1, d1, e1),)):
                     keep(done1[0], (step1,))
             else:
+                # After the first step: whether a first attacker waits (a
+                # second step that only moves a checker neither captures nor
+                # moves it), where the general stands and whether it hit,
+                # and the rows other than mine (built once, if needed).
+                waits = LONE_GUARD in op and any(
+                    op[q] == LONE_GUARD and me[q] for q in range(1, BAR)
+                )
+                now1 = d1 if c1 == GENERAL and o1 == general else general
+                hit1 = c1 == GENERAL and (e1 is HIT or e1 is CAPTURE)
+                rows: tuple[_Row, _Row, _Row] | None = None
                 for o2, c2, d2, e2, _ in _steps(me, op, pm, second_die):
+                    one2 = ONE[c2]
+                    if e2 is PLAIN and not (o2 != BAR and po[o2] and me[o2] == one2):
+                        # it only moves (or bears off) a checker: the key
+                        # first, the rows only for a new board
+                        key = done1[0] + _AT[c2][d2] - _AT[c2][o2]
+                        if key in found or waits:
+                            continue
+                        if (d2 if c2 == GENERAL and o2 == now1 else now1) > general and not hit1:
+                            continue  # the general behind its start without a hit
+                        me[o2] -= one2
+                        me[d2] += one2
+                        if rows is None:
+                            rows = (_MIRRORED(op), tuple(pm), _MIRRORED(po))
+                        found[key] = (
+                            (step1, _step(o2, d2, second_die, c2, e2)),
+                            tuple(me),
+                            *rows,
+                        )
+                        me[o2] += one2
+                        me[d2] -= one2
+                        continue
                     done2 = do_step(me, op, pm, po, o2, c2, d2, e2)
                     if valid(((o1, c1, d1, e1), (o2, c2, d2, e2))):
                         keep(done1[0] + done2[0], (step1, _step(o2, d2, second_die, c2, e2)))
