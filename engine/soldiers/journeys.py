@@ -104,15 +104,16 @@ def journey_plays(position: SoldiersPosition, die: int) -> list[SoldierPlay] | N
     their_free, their_pins = position.free[1 - side], position.pinned[1 - side]
     op0 = _MIRRORED(their_free)
     po0 = _MIRRORED(their_pins)
-    walked = _walked(me0, op0, pm0, po0, die)
-    if walked is None:
+    found = _walked(me0, op0, pm0, po0, die)
+    if found is None:
         return None
-    units, counts = _units(me0, op0, walked, die)
+    walked, entering = found
+    units, counts = _units(me0, op0, walked, entering, die)
     # where the general began: free (25: on the bar), else pinned, else none
     general = next((q for q in range(1, BAR + 1) if me0[q] & 31), 0)
     if not general and GENERAL + 1 in pm0:
         general = pm0.index(GENERAL + 1)
-    nodes = _walk(me0, op0, pm0, po0, die, walked, general)
+    nodes = _walk(me0, op0, pm0, po0, die, walked, entering, general)
     if not nodes:
         return None  # no play uses all four dice: the forced-move rules choose
 
@@ -124,7 +125,7 @@ def journey_plays(position: SoldiersPosition, die: int) -> list[SoldierPlay] | N
     # by another node's steps.  Otherwise a board comes from one node (the
     # walk keeps one per board and number of steps) and one set of steps.
     seen: set[int] = set()
-    mixed = any(cls != GENERAL for _, cls in walked)
+    mixed = any(cls != GENERAL and not (q == BAR and cls in entering) for q, cls in walked)
     walk_hits = 0
     for node in nodes:
         walk_hits |= node[2]
@@ -233,9 +234,13 @@ def journey_plays(position: SoldiersPosition, die: int) -> list[SoldierPlay] | N
     return plays or None
 
 
-def _walked(me: _Row, op: _Row, pm: _Row, po: _Row, die: int) -> dict[tuple[int, int], int] | None:
-    """The walked checkers (see the module), by point and class, or None
-    where there are more than `_MOST_WALKED` of them."""
+def _walked(
+    me: _Row, op: _Row, pm: _Row, po: _Row, die: int
+) -> tuple[dict[tuple[int, int], int], dict[int, int]] | None:
+    """The walked checkers (see the module), by point and class, and of
+    those on the bar the classes that go on as independent checkers once
+    entered (with their checkers); None where there are more than
+    `_MOST_WALKED` walked checkers."""
     odd = die & 1
     walked: dict[tuple[int, int], int] = {}
 
@@ -298,11 +303,37 @@ def _walked(me: _Row, op: _Row, pm: _Row, po: _Row, die: int) -> dict[tuple[int,
                 x = d
     if sum(walked.values()) > _MOST_WALKED:
         return None
-    return walked
+    # A checker on the bar is walked for its entry (nothing else moves
+    # before it).  Where it enters onto nothing (no pin there either) and
+    # its way on meets no point where the order of landings matters, it
+    # goes on as an independent checker; not the general.
+    entering: dict[int, int] = {}
+    e = BAR - die
+    if me[BAR] and not op[e] and not po[e] and not sensitive >> e & 1:
+        still = ODD if not odd else EVEN  # the wounded class this die cannot move
+        for cls in range(1, CLASSES):
+            n = me[BAR] >> 5 * cls & 31
+            if not n or cls == still or (e, cls) in walked:
+                continue
+            x = e
+            reaches = False  # such a point: walked on
+            for _ in range(_FULL - 1):
+                d = x - die
+                if d < 1:
+                    break
+                if sensitive >> d & 1:
+                    reaches = True
+                    break
+                if _landing(me, op, pm, d, cls) is None:
+                    break
+                x = d
+            if not reaches:
+                entering[cls] = n
+    return walked, entering
 
 
 def _units(
-    me: _Row, op: _Row, walked: dict[tuple[int, int], int], die: int
+    me: _Row, op: _Row, walked: dict[tuple[int, int], int], entering: dict[int, int], die: int
 ) -> tuple[list[_Unit], list[int]]:
     """The independent checkers' steps, by unit (a class on a point), from
     the back and in class order: each unit whose checkers this die moves
@@ -313,6 +344,20 @@ def _units(
     only move a checker or hit a blot (see `_walked`)."""
     odd = die & 1
     reached: dict[tuple[int, int], int] = {}  # (point, class) -> checkers at the start
+
+    def reach(o: int, cls: int, count: int, steps: int) -> None:
+        """``count`` checkers of ``cls`` on ``o`` with ``steps`` dice at most."""
+        reached[(o, cls)] = reached.get((o, cls), 0) + count
+        x = o - die
+        # the points its journey passes, while it may go on
+        for _ in range(steps - 1):
+            if x - die < 1 or op[x] % 31 >= 2 or op[x - die] % 31 >= 2:
+                break
+            reached.setdefault((x, cls), 0)
+            x -= die
+
+    for cls, count in entering.items():  # from the point they enter, after the entries
+        reach(BAR - die, cls, count, _FULL - (me[BAR] % 31))
     for o in range(24, die, -1):
         v = me[o]
         if not v:
@@ -321,14 +366,7 @@ def _units(
             count = v >> 5 * cls & 31
             if not count or (o, cls) in walked or (cls == EVEN and odd) or (cls == ODD and not odd):
                 continue
-            reached[(o, cls)] = reached.get((o, cls), 0) + count
-            x = o - die
-            # the points its journey passes, while it may go on
-            for _ in range(_FULL - 1):
-                if x - die < 1 or op[x] % 31 >= 2 or op[x - die] % 31 >= 2:
-                    break
-                reached.setdefault((x, cls), 0)
-                x -= die
+            reach(o, cls, count, _FULL)
     order = sorted(
         (key for key in reached if op[key[0] - die] % 31 < 2), key=lambda k: (-k[0], k[1])
     )
@@ -358,6 +396,7 @@ def _walk(
     po0: _Row,
     die: int,
     walked: dict[tuple[int, int], int],
+    entering: dict[int, int],
     general: int,
 ) -> list[_Node]:
     """The walked checkers' steps in every order, on the board: each board
@@ -365,7 +404,9 @@ def _walk(
     decides whether it may end further back than it began), kept where
     no checker is on the bar, no first attacker waits for its capture and
     the general is not behind its start without a hit of its own.
-    ``general``: where the general began (25 the bar, 0 none)."""
+    ``entering``: the classes on the bar that only enter here (they go on
+    as independent checkers); ``general``: where the general began (25
+    the bar, 0 none)."""
     if walked == {(general, GENERAL): 1} and general != BAR and not po0[general]:
         alone = _general_alone(me0, op0, pm0, die, general, board_key(me0, op0, pm0, po0))
         if alone is not None:
@@ -428,7 +469,9 @@ def _walk(
                     me[o] -= one
                     me[d] += one
                     tokens[(o, cls)] = n - 1
-                    tokens[(d, cls)] = tokens.get((d, cls), 0) + 1
+                    goes_on = o != BAR or cls not in entering
+                    if goes_on:
+                        tokens[(d, cls)] = tokens.get((d, cls), 0) + 1
                     visit(
                         steps + 1,
                         key + _AT[cls][d] - _AT[cls][o],
@@ -440,14 +483,17 @@ def _walk(
                         changed,
                         hit_key,
                     )
-                    tokens[(d, cls)] -= 1
+                    if goes_on:
+                        tokens[(d, cls)] -= 1
                     tokens[(o, cls)] = n
                     me[o] += one
                     me[d] -= one
                     continue
                 done = do_step(me, op, pm, po, o, cls, d, effect)
                 tokens[(o, cls)] = n - 1
-                tokens[(d, cls)] = tokens.get((d, cls), 0) + 1
+                goes_on = o != BAR or cls not in entering
+                if goes_on:
+                    tokens[(d, cls)] = tokens.get((d, cls), 0) + 1
                 freed = done[3]  # my checker freed there is walked on
                 if freed:
                     tokens[(d, freed - 1)] = tokens.get((d, freed - 1), 0) + 1
@@ -466,7 +512,8 @@ def _walk(
                 )
                 if freed:
                     tokens[(d, freed - 1)] -= 1
-                tokens[(d, cls)] -= 1
+                if goes_on:
+                    tokens[(d, cls)] -= 1
                 tokens[(o, cls)] = n
                 undo_step(me, op, pm, po, o, cls, d, effect, *done[1:])
 
