@@ -26,7 +26,9 @@ entering checker lands outside), which is most of a game and gets the
 written-out last die; and `bear_node` otherwise, which plays every step on
 the slots with the search's bear-off rules (exact or highest-checker
 bear-offs, the last checker off counting as every die) and visits each
-board once per dice left and whole-play state, as the search does.  A
+board once per dice left and whole-play state, as the search does (a
+last step that only moves or bears off a checker is recorded without
+being played: its key first, its rows only for a new board).  A
 checker on the bar that cannot enter passes the turn at once (`_can_enter`).
 
 What is the same as the search, so that plays, steps and order are
@@ -535,8 +537,9 @@ def doubles_plays(position: SoldiersPosition, die: int) -> list[SoldierPlay] | N
         g_hit: int,
     ) -> None:
         """The walk where a bear-off may come within reach this turn, with
-        the search's bear-off rules: every step is played on the slots, and
-        a board with no die left (or every checker off, which counts as
+        the search's bear-off rules: every step is played on the slots
+        (but a last one that only moves or bears off a checker), and a
+        board with no die left (or every checker off, which counts as
         every die) is a node like the others."""
         node_id = (key, left, g_hit, attacks, risky)
         if node_id in visited:

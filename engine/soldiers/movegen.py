@@ -27,9 +27,9 @@ Results are kept one per resulting position, in the search's order (larger
 die first, origins from the back).  Two different dice mostly skip the
 search: `engine.soldiers.twodice` makes the plays from the position's own
 steps where that is exact (most positions) and gives the same plays.
-Doubles with no bear-off within reach are mostly made as journeys
-(`engine.soldiers.journeys`: the checkers whose order matters walked step
-by step, the others' journeys added); the others mostly go through
+Doubles with no bear-off within reach are mostly made by
+`engine.soldiers.journeys` (the checkers whose order matters walked step
+by step, the others' steps added as sets); the others mostly go through
 `engine.soldiers.doubles`, which walks
 this search's tree in its order with less bookkeeping (no visited set, no
 step memo, one integer key, rows built only for whole plays); the search

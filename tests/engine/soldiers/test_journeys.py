@@ -251,3 +251,26 @@ def test_the_druid_pins_and_a_lone_pin_holder_frees_where_no_one_else_lands() ->
         assert all(legal_path(position, play) for play in found)
         pins = {play.position.pinned[1] for play in found}
         assert len(pins) == 2  # the pin made (or kept) in some plays, not in others
+
+
+def test_a_checker_entering_onto_nothing_goes_on_as_an_independent_checker() -> None:
+    # White's pawn on the bar enters (on 24 with 1-1, on 20 with 5-5) and
+    # may go on where White's pawns on 22 and 20 go too: the same boards
+    # are reached by the entered pawn and by those, and each comes once.
+    # With a druid in reach of Black's blot on White's 15 (5-5 lands there
+    # from 20), the entered checker is walked on: the order of landings
+    # on that blot matters.
+    quiet = pos("W: Pbar P22 P20 K13 P13x4 P8x3 P6x3 | B: P24x2 P13x5 P8x3 P6x5 | W")
+    for die in (1, 5):
+        seen: Counter[str] = Counter()
+        assert _same(quiet, die, seen)
+        assert seen["entry"] > 0
+        found = journey_plays(quiet, die) or []
+        entry = 25 - die
+        # the entered pawn moves on in some plays (a second step from its point)
+        assert any(
+            play.steps[0].origin == 25 and any(s.origin == entry for s in play.steps[1:])
+            for play in found
+        )
+    druid = pos("W: Pbar D20 K13 P13x4 P8x3 P6x4 | B: P10 P24 P13x5 P8x3 P6x4 | W")
+    assert _same(druid, 5, Counter())
