@@ -220,7 +220,10 @@ def random_game(seed: int) -> tuple[g.GameState, int]:
                 turns += 1
                 continue
             state = a.apply(state, a.Roll(RecordedDice([dice])))
-        chosen = rng.choice(g.legal_plays(state))
+        # in the order of the positions' texts: the game does not depend on
+        # the order in which the engine lists the plays
+        found = sorted(g.legal_plays(state), key=lambda play: bridge.position_text(play.position))
+        chosen = rng.choice(found)
         written = format_play(chosen)
         after = a.apply(state, a.PlayMoves(tuple(parse_moves(written, SOLDIERS))))
         assert after.position == g.choose_play(state, chosen).position, written
