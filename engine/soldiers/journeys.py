@@ -180,26 +180,8 @@ def journey_plays(position: SoldiersPosition, die: int) -> list[SoldierPlay] | N
                 now = hits
             row[o] -= one
             row[d] += one
-            if need == 1:  # `make`, written out: it runs for most plays
-                theirs = by_hits.get(now)
-                if theirs is None:
-                    theirs = by_hits[now] = _theirs(op_now, by_hits[0], now)
-                if mixed or now & walk_hits:
-                    board = key + change + theirs[0]
-                    if board in seen:
-                        row[o] += one
-                        row[d] -= one
-                        continue
-                    seen.add(board)
-                built = new(SoldiersPosition)  # the opponent to move
-                mine = tuple(row)
-                set_free(built, (mine, theirs[1]) if white else (theirs[1], mine))
-                set_pinned(built, theirs[2])
-                set_turn(built, turn)
-                play = new(SoldierPlay)
-                set_steps(play, (*path, step))
-                set_position(play, built)
-                add(play)
+            if need == 1:
+                make(key + change, now, (*path, step))
             else:
                 counts[i] -= 1
                 counts[after] += 1
