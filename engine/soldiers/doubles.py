@@ -80,6 +80,7 @@ from engine.soldiers.movegen import (
     _landing,
     _movable,
     _step,
+    attacker_waits,
     board_key,
     do_step,
     undo_step,
@@ -135,7 +136,7 @@ def doubles_plays(position: SoldiersPosition, die: int) -> list[SoldierPlay] | N
             general = pm0.index(GENERAL + 1)
     their_free, their_pins = position.free[1 - side], position.pinned[1 - side]
     op0 = _MIRRORED(their_free)
-    if LONE_GUARD in op0 and any(op0[q] == LONE_GUARD and me0[q] for q in range(1, BAR)):
+    if attacker_waits(me0, op0):
         return None
     po0 = _MIRRORED(their_pins)
     me, op, pm, po = list(me0), list(op0), list(pm0), list(po0)

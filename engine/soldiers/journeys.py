@@ -67,6 +67,7 @@ from engine.soldiers.movegen import (
     _step,
     board_key,
     do_step,
+    movable_classes,
     undo_step,
 )
 from engine.soldiers.state import LONE_GUARD, ONE, SoldiersPosition
@@ -263,26 +264,28 @@ def _walked(
                     if druids:
                         walked[(q, DRUID)] = druids
                 x = d
+
+    def reaches(x: int, cls: int, steps: int) -> bool:
+        """Whether a ``cls`` checker's way of ``steps`` from ``x`` reaches
+        such a point (it stops where it may not land)."""
+        for _ in range(steps):
+            x -= die
+            if x < 1:
+                return False
+            if sensitive >> x & 1:
+                return True
+            if _landing(me, op, pm, x, cls) is None:
+                return False
+        return False
+
     # every other checker whose way reaches such a point
     for q in range(24, die, -1) if sensitive else ():
         v = me[q]
         if not v:
             continue
-        for cls in range(CLASSES):
-            n = v >> 5 * cls & 31
-            if not n or (q, cls) in walked or (cls == EVEN and odd) or (cls == ODD and not odd):
-                continue
-            x = q
-            for _ in range(_FULL):
-                d = x - die
-                if d < 1:
-                    break
-                if sensitive >> d & 1:
-                    walked[(q, cls)] = n
-                    break
-                if _landing(me, op, pm, d, cls) is None:
-                    break
-                x = d
+        for cls in movable_classes(v, odd):
+            if (q, cls) not in walked and reaches(q, cls, _FULL):
+                walked[(q, cls)] = v >> 5 * cls & 31
     if sum(walked.values()) > _MOST_WALKED:
         return None
     # A checker on the bar is walked for its entry (nothing else moves
@@ -292,25 +295,9 @@ def _walked(
     entering: dict[int, int] = {}
     e = BAR - die
     if me[BAR] and not op[e] and not po[e] and not sensitive >> e & 1:
-        still = ODD if not odd else EVEN  # the wounded class this die cannot move
-        for cls in range(1, CLASSES):
-            n = me[BAR] >> 5 * cls & 31
-            if not n or cls == still or (e, cls) in walked:
-                continue
-            x = e
-            reaches = False  # such a point: walked on
-            for _ in range(_FULL - 1):
-                d = x - die
-                if d < 1:
-                    break
-                if sensitive >> d & 1:
-                    reaches = True
-                    break
-                if _landing(me, op, pm, d, cls) is None:
-                    break
-                x = d
-            if not reaches:
-                entering[cls] = n
+        for cls in movable_classes(me[BAR], odd):
+            if cls != GENERAL and (e, cls) not in walked and not reaches(e, cls, _FULL - 1):
+                entering[cls] = me[BAR] >> 5 * cls & 31
     return walked, entering
 
 
@@ -344,11 +331,9 @@ def _units(
         v = me[o]
         if not v:
             continue
-        for cls in range(CLASSES):
-            count = v >> 5 * cls & 31
-            if not count or (o, cls) in walked or (cls == EVEN and odd) or (cls == ODD and not odd):
-                continue
-            reach(o, cls, count, _FULL)
+        for cls in movable_classes(v, odd):
+            if (o, cls) not in walked:
+                reach(o, cls, v >> 5 * cls & 31, _FULL)
     order = sorted(
         (key for key in reached if op[key[0] - die] % 31 < 2), key=lambda k: (-k[0], k[1])
     )

@@ -96,13 +96,9 @@ class SoldierPlay:
 
 def dice_moves(dice: Sequence[int]) -> tuple[int, ...]:
     """The dice to play, larger first; equal dice four times."""
-    try:
-        a, b = dice
-        valid = 1 <= a <= 6 and 1 <= b <= 6
-    except (TypeError, ValueError):
-        valid = False
-    if not valid:
+    if len(dice) != 2 or not (1 <= dice[0] <= 6 and 1 <= dice[1] <= 6):
         raise ValueError(f"not a roll of two dice: {tuple(dice)!r}")
+    a, b = dice
     if a == b:
         return (a,) * 4
     return (a, b) if a > b else (b, a)
@@ -226,6 +222,15 @@ def _movable(v: int, odd: int) -> tuple[int, ...]:
 _MOVABLE: tuple[dict[int, tuple[int, ...]], dict[int, tuple[int, ...]]] = ({}, {})
 
 
+def movable_classes(v: int, odd: int) -> tuple[int, ...]:
+    """`_movable`, kept per slot value in `_MOVABLE` (the hot loops read
+    `_MOVABLE` themselves)."""
+    moved = _MOVABLE[odd].get(v)
+    if moved is None:
+        moved = _MOVABLE[odd][v] = _movable(v, odd)
+    return moved
+
+
 # A step as the search keeps it: (origin, cls, dest, effect, rank).
 # The points from n down to 1, for each n.
 _DOWN_FROM: Final = tuple(tuple(range(min(n, 24), 0, -1)) for n in range(31))
@@ -296,6 +301,12 @@ def _steps(
                 if effect is not None:
                     out.append((o, cls, o + die, effect, (base - cls) * 2))
     return out
+
+
+def attacker_waits(me: Sequence[int], op: Sequence[int]) -> bool:
+    """Whether a checker of mine stands alone on a lone guard's point: a
+    first attack not yet followed by its capture (``op`` in my numbering)."""
+    return LONE_GUARD in op and any(op[q] == LONE_GUARD and me[q] for q in range(1, 25))
 
 
 def legal_steps(st: State, die: int) -> list[tuple[int, int, int, str]]:
@@ -407,10 +418,8 @@ def search(position: SoldiersPosition, side: int, moves: tuple[int, ...]) -> dic
 
     def valid(gens: tuple[_General, ...]) -> bool:
         """The whole-play conditions on the slots being stepped."""
-        if LONE_GUARD in op:
-            for q in range(1, 25):
-                if op[q] == LONE_GUARD and me[q]:
-                    return False
+        if attacker_waits(me, op):
+            return False
         for now, begun, hit in gens:  # noqa: SIM110 - a plain loop: this runs for every result
             if now > begun and not hit:
                 return False

@@ -84,6 +84,7 @@ from engine.soldiers.movegen import (
     _set_turn,
     _step,
     _steps,
+    attacker_waits,
     do_step,
     undo_step,
 )
@@ -603,10 +604,9 @@ def _general_start(position: SoldiersPosition) -> int | None:
     if generals > 1:
         return None
     theirs = position.free[1 - side]
-    if LONE_GUARD in theirs:  # (most positions have none: no need to turn the row)
-        op0 = _MIRRORED(theirs)
-        if any(op0[q] == LONE_GUARD and me0[q] for q in range(1, BAR)):
-            return None
+    # (most positions have no lone guard: no need to turn the row)
+    if LONE_GUARD in theirs and attacker_waits(me0, _MIRRORED(theirs)):
+        return None
     if not generals:
         return 0
     for q in compress(range(1, BAR + 1), me0[1:]):
@@ -637,7 +637,7 @@ def _bearing_off(
     def valid(steps: tuple[tuple[int, int, int, str], ...]) -> bool:
         """No first attacker left alone; the general not behind its start
         unless one of its steps hit."""
-        if LONE_GUARD in op and any(op[q] == LONE_GUARD and me[q] for q in range(1, BAR)):
+        if attacker_waits(me, op):
             return False
         now = general
         hit = False
@@ -663,9 +663,7 @@ def _bearing_off(
                 # second step that only moves a checker neither captures nor
                 # moves it), where the general stands and whether it hit,
                 # and the rows other than mine (built once, if needed).
-                waits = LONE_GUARD in op and any(
-                    op[q] == LONE_GUARD and me[q] for q in range(1, BAR)
-                )
+                waits = attacker_waits(me, op)
                 now1 = d1 if c1 == GENERAL and o1 == general else general
                 hit1 = c1 == GENERAL and (e1 is HIT or e1 is CAPTURE)
                 rows: tuple[_Row, _Row, _Row] | None = None

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+from typing import TypeVar
+
 from engine.soldiers.army import GENERAL
 from engine.soldiers.movegen import (
     SoldierPlay,
@@ -76,3 +79,28 @@ def legal_path(position: SoldiersPosition, play: SoldierPlay) -> bool:
         ):
             return True
     return False
+
+
+Roll = TypeVar("Roll")
+
+
+def against_search(
+    positions: Iterable[SoldiersPosition | None],
+    rolls: Iterable[Roll],
+    same: Callable[[SoldiersPosition, Roll], bool | None],
+) -> tuple[int, list[tuple[str, Roll]]]:
+    """Each position (None: skipped) with each roll through ``same`` (None
+    where the generator declines, else whether it gives the search's
+    plays): how many it answered, and where it differs."""
+    rolls = list(rolls)
+    compared = 0
+    differences: list[tuple[str, Roll]] = []
+    for position in positions:
+        if position is None:
+            continue
+        for roll in rolls:
+            answer = same(position, roll)
+            compared += answer is not None
+            if answer is False:
+                differences.append((position.text(), roll))
+    return compared, differences

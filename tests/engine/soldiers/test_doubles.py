@@ -15,7 +15,7 @@ from engine.soldiers.doubles import doubles_plays
 from engine.soldiers.movegen import ATTACK, CAPTURE, HIT, PIN, SoldierPlay, searched_plays
 from engine.soldiers.plays import legal_plays
 from engine.soldiers.state import SoldiersPosition
-from tests.engine.soldiers.helpers import pos
+from tests.engine.soldiers.helpers import against_search, pos
 from tests.engine.soldiers.test_properties import _random_position, game
 
 DICE = range(1, 7)
@@ -58,18 +58,13 @@ def doubles_on_games(
     """``same`` on every third position of three random games (the default
     army, and one with five guards: one general) with every double: how many
     it answered, and the positions where it differs."""
-    compared = 0
-    differences = []
-    for seed, army in ((1, 0), (3, 3), (4, 4)):
-        for turn, (position, _) in enumerate(game(first_seed + seed, army)):
-            if turn % 3:
-                continue
-            for die in DICE:
-                answer = same(position, die, seen)
-                compared += answer is not None
-                if answer is False:
-                    differences.append((position.text(), die))
-    return compared, differences
+    positions = (
+        position
+        for seed, army in ((1, 0), (3, 3), (4, 4))
+        for turn, (position, _) in enumerate(game(first_seed + seed, army))
+        if turn % 3 == 0
+    )
+    return against_search(positions, DICE, lambda position, die: same(position, die, seen))
 
 
 def test_the_walk_gives_what_the_search_gives_on_game_positions() -> None:
@@ -93,17 +88,11 @@ def test_the_walk_gives_what_the_search_gives_on_made_up_positions() -> None:
     # few checkers anywhere, pins both ways, lone guards, bear-offs
     rng = random.Random(22)
     seen: Counter[str] = Counter()
-    compared = 0
-    differences = []
-    for _ in range(400):
-        position = _random_position(rng)
-        if position is None:
-            continue
-        for die in DICE:
-            same = _same(position, die, seen)
-            compared += same is not None
-            if same is False:
-                differences.append((position.text(), die))
+    compared, differences = against_search(
+        (_random_position(rng) for _ in range(400)),
+        DICE,
+        lambda position, die: _same(position, die, seen),
+    )
     assert differences == []
     assert compared > 100
     for effect in (HIT, PIN, ATTACK, CAPTURE, "general back", "bear off"):

@@ -15,7 +15,7 @@ from engine.soldiers.journeys import journey_plays
 from engine.soldiers.movegen import ATTACK, CAPTURE, HIT, PIN, SoldierPlay, searched_plays
 from engine.soldiers.plays import legal_plays
 from engine.soldiers.state import PositionTextError, SoldiersPosition, parse_position
-from tests.engine.soldiers.helpers import legal_path, pos
+from tests.engine.soldiers.helpers import against_search, legal_path, pos
 from tests.engine.soldiers.test_doubles import doubles_on_games
 from tests.engine.soldiers.test_properties import game
 
@@ -85,19 +85,16 @@ def test_journeys_give_what_the_search_gives_on_game_positions() -> None:
 def test_journeys_give_what_the_search_gives_on_made_up_positions() -> None:
     rng = random.Random(23)
     seen: Counter[str] = Counter()
-    compared = mutated = 0
-    differences = []
-    for seed in (5100, 5101):
-        for turn, (position, _) in enumerate(game(seed, 0)):
-            if turn % 2:
-                continue
-            made = _mutated(position, rng)
-            mutated += made != position
-            for die in DICE:
-                same = _same(made, die, seen)
-                compared += same is not None
-                if same is False:
-                    differences.append((made.text(), die))
+    pairs = [
+        (position, _mutated(position, rng))
+        for seed in (5100, 5101)
+        for turn, (position, _) in enumerate(game(seed, 0))
+        if turn % 2 == 0
+    ]
+    mutated = sum(made != position for position, made in pairs)
+    compared, differences = against_search(
+        (made for _, made in pairs), DICE, lambda made, die: _same(made, die, seen)
+    )
     assert differences == []
     assert compared > 150 and mutated > 40
 
@@ -138,17 +135,11 @@ def _crowded_position(rng: random.Random) -> SoldiersPosition | None:
 def test_journeys_give_what_the_search_gives_where_pins_guards_and_the_bar_meet() -> None:
     rng = random.Random(24)
     seen: Counter[str] = Counter()
-    compared = 0
-    differences = []
-    for _ in range(250):
-        position = _crowded_position(rng)
-        if position is None:
-            continue
-        for die in DICE:
-            same = _same(position, die, seen)
-            compared += same is not None
-            if same is False:
-                differences.append((position.text(), die))
+    compared, differences = against_search(
+        (_crowded_position(rng) for _ in range(250)),
+        DICE,
+        lambda position, die: _same(position, die, seen),
+    )
     assert differences == []
     assert compared > 600
     for effect in (HIT, PIN, ATTACK, CAPTURE, "entry", "general back"):

@@ -22,7 +22,7 @@ from engine.soldiers.movegen import (
 from engine.soldiers.plays import legal_plays
 from engine.soldiers.state import ONE, SoldiersPosition
 from engine.soldiers.twodice import two_dice_plays
-from tests.engine.soldiers.helpers import legal_path, pos
+from tests.engine.soldiers.helpers import against_search, legal_path, pos
 from tests.engine.soldiers.test_properties import _random_position, game
 
 ROLLS = tuple((a, b) for a in range(2, 7) for b in range(1, a))
@@ -95,17 +95,11 @@ def test_the_generator_gives_what_the_search_gives_on_made_up_positions() -> Non
     # few checkers anywhere, pins both ways, lone guards, the bar
     rng = random.Random(21)
     seen: Counter[str] = Counter()
-    compared = 0
-    differences = []
-    for _ in range(250):
-        position = _random_position(rng)
-        if position is None:
-            continue
-        for a, b in ROLLS:
-            same = _same(position, a, b, seen)
-            compared += same is not None
-            if same is False:
-                differences.append((position.text(), (a, b)))
+    compared, differences = against_search(
+        (_random_position(rng) for _ in range(250)),
+        ROLLS,
+        lambda position, roll: _same(position, *roll, seen),
+    )
     assert differences == []
     assert compared > 1000
     for effect in (HIT, PIN, ATTACK, CAPTURE, "entry", "general back"):
