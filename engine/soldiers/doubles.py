@@ -29,7 +29,7 @@ bear-offs, the last checker off counting as every die) and visits each
 board once per dice left and whole-play state, as the search does (a
 last step that only moves or bears off a checker is recorded without
 being played: its key first, its rows only for a new board).  A
-checker on the bar that cannot enter passes the turn at once (`_can_enter`).
+checker on the bar that cannot enter passes the turn at once (`movegen.can_enter`).
 
 What is the same as the search, so that plays, steps and order are
 identical (tests/engine/soldiers/test_doubles.py compares them):
@@ -77,11 +77,11 @@ from engine.soldiers.movegen import (
     PLAIN,
     SoldierPlay,
     SoldierStep,
-    _landing,
     _movable,
     _step,
     attacker_waits,
     board_key,
+    can_enter,
     do_step,
     undo_step,
 )
@@ -120,7 +120,7 @@ def doubles_plays(position: SoldiersPosition, die: int) -> list[SoldierPlay] | N
     None where this walk is not exact or no play uses all four dice."""
     side = position.turn
     me0 = position.free[side]
-    if me0[BAR] and not _can_enter(position, die):
+    if me0[BAR] and not can_enter(position, die):
         return [SoldierPlay((), position.with_turn(1 - side))]  # nothing moves (§2)
     # fewer than four checkers outside the home or on the bar: a bear-off
     # may come within reach during the turn
@@ -720,28 +720,6 @@ def doubles_plays(position: SoldiersPosition, die: int) -> list[SoldierPlay] | N
         set_position(play, built)
         add(play)
     return plays
-
-
-def _can_enter(position: SoldiersPosition, die: int) -> bool:
-    """Whether a checker of the mover's on the bar may enter with ``die``:
-    a class that die moves, onto a point it may land on; a first attack on
-    a lone guard counts only where something could capture it after: a
-    second checker on the bar, or a general on the board walking back."""
-    side = position.turn
-    me = position.free[side]
-    waiting = me[BAR]
-    d = BAR - die
-    op = _MIRRORED(position.free[1 - side])
-    for cls in _movable(waiting, die & 1):
-        effect = _landing(me, op, position.pinned[side], d, cls)
-        if effect is not None and (
-            effect is not ATTACK
-            or waiting % 31 > 1
-            or sum(me[1:BAR]) & 31  # GENERAL is class 0
-            or GENERAL + 1 in position.pinned[side]  # freed by a hit, it may walk back
-        ):
-            return True
-    return False
 
 
 def _cut(

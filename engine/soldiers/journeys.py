@@ -66,6 +66,7 @@ from engine.soldiers.movegen import (
     _landing,
     _step,
     board_key,
+    can_enter,
     do_step,
     movable_classes,
     undo_step,
@@ -99,6 +100,8 @@ def journey_plays(position: SoldiersPosition, die: int) -> list[SoldierPlay] | N
     me0 = position.free[side]
     if sum(me0[HOME + 1 :]) % 31 < _FULL:
         return None  # a bear-off may come within reach (the bar is outside too)
+    if me0[BAR] and not can_enter(position, die):
+        return None  # nothing moves (§2): the walk answers at once
     pm0 = position.pinned[side]
     if (sum(me0[1:]) & 31) + pm0.count(GENERAL + 1) > 1:  # GENERAL is class 0
         return None

@@ -309,6 +309,31 @@ def attacker_waits(me: Sequence[int], op: Sequence[int]) -> bool:
     return LONE_GUARD in op and any(op[q] == LONE_GUARD and me[q] for q in range(1, 25))
 
 
+def can_enter(position: SoldiersPosition, die: int) -> bool:
+    """Whether a checker of the mover's on the bar may enter with a double
+    of ``die``: a class that die moves, onto a point it may land on; a
+    first attack on a lone guard counts only where something could capture
+    it after: a second checker on the bar, or a general on the board that
+    the three dice left can walk back onto the entry point (one, two or
+    three steps back net: a step forward costs one back)."""
+    side = position.turn
+    me = position.free[side]
+    waiting = me[BAR]
+    d = BAR - die
+    op = _MIRRORED(position.free[1 - side])
+    for cls in _movable(waiting, die & 1):
+        effect = _landing(me, op, position.pinned[side], d, cls)
+        if effect is not None and (
+            effect is not ATTACK
+            or waiting % 31 > 1
+            # GENERAL is class 0: a slot's low five bits count its generals
+            or any(me[d - k * die] & 31 for k in (1, 2, 3) if d - k * die >= 1)
+            or GENERAL + 1 in position.pinned[side]  # freed by a hit, it may walk back
+        ):
+            return True
+    return False
+
+
 def legal_steps(st: State, die: int) -> list[tuple[int, int, int, str]]:
     """Every single step ``(origin, cls, dest, effect)`` for one die."""
     return [(o, cls, d, effect) for o, cls, d, effect, _ in _steps(st[0], st[1], st[2], die)]

@@ -12,7 +12,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.soldiers.doubles import doubles_plays
-from engine.soldiers.movegen import ATTACK, CAPTURE, HIT, PIN, SoldierPlay, searched_plays
+from engine.soldiers.movegen import (
+    ATTACK,
+    CAPTURE,
+    HIT,
+    PIN,
+    SoldierPlay,
+    can_enter,
+    searched_plays,
+)
 from engine.soldiers.plays import legal_plays
 from engine.soldiers.state import SoldiersPosition
 from tests.engine.soldiers.helpers import against_search, pos
@@ -132,6 +140,24 @@ def test_the_walk_declines_where_it_would_not_be_exact() -> None:
     blocked = pos("W: K24 P24 P13x13 | B: P2x2 P13x2 P6x11 | W")
     assert doubles_plays(blocked, 1) is None
     assert [p.steps for p in legal_plays(blocked, (1, 1))] == [()]
+
+
+def test_an_entry_onto_a_lone_guard_needs_a_general_that_can_come_back() -> None:
+    # With 1-1 the checker on the bar can only attack the lone guard on 24:
+    # that stands only if a second attacker lands there this turn, here a
+    # general walking back with the three dice left.
+    rest = "P13x5 P8x4 P6x4 | B: G1 P20x2 P13x5 P8x3 P6x4 | W"
+    far = pos(f"W: Pbar K4 {rest}")  # 20 points away: nothing enters, nothing moves
+    assert not can_enter(far, 1)
+    assert [p.steps for p in legal_plays(far, (1, 1))] == [()]
+    assert [p.steps for p in searched_plays(far, (1, 1))] == [()]
+    near = pos(f"W: Pbar K22 {rest}")  # two steps back onto 24: the capture
+    assert can_enter(near, 1)
+    plays = legal_plays(near, (1, 1))
+    assert {p.position.text() for p in plays} == {
+        p.position.text() for p in searched_plays(near, (1, 1))
+    }
+    assert all(any(s.effect == CAPTURE for s in p.steps) for p in plays)
 
 
 def test_a_general_back_and_forth_keeps_the_search_s_first_path() -> None:
