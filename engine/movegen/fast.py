@@ -414,4 +414,5 @@ def _doubles(r: _Rules, side: int, position: Position, die: int) -> dict[int, _F
                 results[key] = (tuple(me), hitmask, tuple(stack))
 
     node(3, BAR, sum(me[HOME + 1 :]), 0, 0)
+    node = None  # type: ignore[assignment]  # a closure cycle (engine/__init__.py)
     return results

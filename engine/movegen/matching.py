@@ -55,6 +55,7 @@ def dice_routes(move: Move, dice: Sequence[int]) -> list[tuple[int, ...]]:
                 extend(nxt, left[:i] + left[i + 1 :], route, (*landings, nxt))
 
     extend(move.origin, list(dice), (), ())
+    extend = None  # type: ignore[assignment]  # a closure cycle (engine/__init__.py)
     return sorted(found, key=lambda r: (len(r), [-d for d in r]))
 
 
@@ -446,6 +447,7 @@ def _assignments(
             pick(i + 1, rest, (*chosen, route))
 
     pick(0, list(rolled), ())
+    pick = None  # type: ignore[assignment]  # a closure cycle (engine/__init__.py)
     return out
 
 

@@ -248,6 +248,7 @@ def _special_plays(r: _Rules, side: int, position: Position, moves: tuple[int, .
             record(st, pips)
 
     node(start, moves, 0)
+    node = None  # type: ignore[assignment]  # a closure cycle (engine/__init__.py)
     found = list(results.values())
     if not optional:
         most = max(f[0] for f in found)

@@ -224,7 +224,9 @@ def _walk(
                     return found
         return None
 
-    return walk(view(mover, side), 0, ())
+    found = walk(view(mover, side), 0, ())
+    walk = None  # type: ignore[assignment]  # a closure cycle (engine/__init__.py)
+    return found
 
 
 def play_routes(position: Position, side: int, dice: Sequence[int], play: Play) -> list[Play]:

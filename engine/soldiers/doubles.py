@@ -694,6 +694,7 @@ def doubles_plays(position: SoldiersPosition, die: int) -> list[SoldierPlay] | N
         bear_node(_FULL, key0, (), _NO_RANK, 0, 0, -1, PLAIN, False, 0, general, 0)
     else:
         node(_FULL, key0, (), _NO_RANK, 0, 0, -1, PLAIN, False, 0, general, 0, 0)
+    node = bear_node = None  # type: ignore[assignment]  # a closure cycle (engine/__init__.py)
     if best[0] < _FULL:
         return None
     plays: list[SoldierPlay] = []

@@ -217,6 +217,7 @@ def journey_plays(position: SoldiersPosition, die: int) -> list[SoldierPlay] | N
             extend(0, need, node_key, node_hits, path)
         else:
             make(node_key, node_hits, path)
+    extend = None  # type: ignore[assignment]  # a closure cycle (engine/__init__.py)
     return plays or None
 
 
@@ -488,6 +489,7 @@ def _walk(
                 undo_step(me, op, pm, po, o, cls, d, effect, *done[1:])
 
     visit(0, board_key(me, op, pm, po), (), 0, general, False, 0, False, 0)
+    visit = None  # type: ignore[assignment]  # a closure cycle (engine/__init__.py)
     return nodes
 
 
@@ -528,7 +530,9 @@ def _general_alone(
                 return False
         return True
 
-    return nodes if walk(general, 0, ()) else None
+    exact = walk(general, 0, ())
+    walk = None  # type: ignore[assignment]  # a closure cycle (engine/__init__.py)
+    return nodes if exact else None
 
 
 def _theirs(op: _Row, start: _Theirs, hits: int) -> _Theirs:

@@ -624,6 +624,7 @@ def search(position: SoldiersPosition, side: int, moves: tuple[int, ...]) -> dic
                 undo_step(me, op, pm, po, o, cls, d, effect, released, hit_value, freed)
 
     node(moves, 0, 0, _NO_LAST, kme0, kop0, kpin0, gens0, not valid(gens0))
+    node = None  # type: ignore[assignment]  # a closure cycle (engine/__init__.py)
     return results
 
 

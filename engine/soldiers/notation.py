@@ -234,6 +234,7 @@ def find_play(
     if found is None:
         strict = False
         found = walk(view(position, side), start, dice_moves(dice))
+    walk = None  # type: ignore[assignment]  # a closure cycle (engine/__init__.py)
     if found is None:
         raise IllegalPlay(
             "illegal_play",
