@@ -184,16 +184,51 @@ def journey_plays(position: SoldiersPosition, die: int) -> list[SoldierPlay] | N
                 now = hits
             row[o] -= one
             row[d] += one
-            if need == 1:
-                make(key + change, now, (*path, step))
+            counts[i] -= 1
+            counts[after] += 1
+            if need == 2:
+                finish(i, key + change, now, (*path, step))
             else:
-                counts[i] -= 1
-                counts[after] += 1
                 extend(i, need - 1, key + change, now, (*path, step))
-                counts[i] += 1
-                counts[after] -= 1
+            counts[i] += 1
+            counts[after] -= 1
             row[o] += one
             row[d] -= one
+
+    def finish(first: int, key: int, hits: int, path: _Steps) -> None:
+        """`extend`'s last step of each set, its play made as `make` makes
+        it (written out: this loop makes most plays)."""
+        for i in range(first, last):
+            if not counts[i]:
+                continue
+            o, d, one, change, _, blot, plain, hitting = units[i]
+            if blot and not hits >> d & 1:
+                step = hitting  # the first lander on the blot hits it
+                now = hits | 1 << d
+            else:
+                step = plain
+                now = hits
+            theirs = by_hits.get(now)
+            if theirs is None:
+                theirs = by_hits[now] = _theirs(op_now, by_hits[0], now)
+            if mixed or now & walk_hits:
+                board = key + change + theirs[0]
+                if board in seen:
+                    continue
+                seen.add(board)
+            row[o] -= one
+            row[d] += one
+            mine = tuple(row)
+            row[o] += one
+            row[d] -= one
+            built = new(SoldiersPosition)  # the opponent to move
+            set_free(built, (mine, theirs[1]) if white else (theirs[1], mine))
+            set_pinned(built, theirs[2])
+            set_turn(built, turn)
+            play = new(SoldierPlay)
+            set_steps(play, (*path, step))
+            set_position(play, built)
+            add(play)
 
     for path, node_key, node_hits, mine_now, rows in nodes:
         # The blots the walk hit count with the steps' (a second lander
@@ -213,7 +248,9 @@ def journey_plays(position: SoldiersPosition, die: int) -> list[SoldierPlay] | N
             by_hits = known
         row = list(mine_now)
         need = _FULL - len(path)
-        if need:
+        if need == 1:
+            finish(0, node_key, node_hits, path)
+        elif need:
             extend(0, need, node_key, node_hits, path)
         else:
             make(node_key, node_hits, path)
