@@ -57,6 +57,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from itertools import compress
+from operator import itemgetter
 from typing import Final
 
 from engine.rules.board import BAR, BLACK, WHITE
@@ -66,6 +67,7 @@ from engine.soldiers.movegen import (
     _BUILDERS,
     _MIRRORED,
     _MOVABLE,
+    _STEPS,
     ATTACK,
     CAPTURE,
     HIT,
@@ -101,6 +103,7 @@ _Move = tuple[int, int, int, str]
 # its kind (above), whether it may end a play (no first attack, no retreat
 # of the general without a hit), and the step object.
 _Entry = tuple[int, int, int, str, int, int, bool, SoldierStep]
+_KIND: Final = itemgetter(5)
 
 
 def _undo(
@@ -164,6 +167,7 @@ def _table(
     """The start's steps of ``die`` from ``origins`` (`_moves`), tabled with
     each step's points, kind, whether it may end a play, and object."""
     out: list[_Entry] = []
+    known = _STEPS.get  # (`_step` less its call: tens of thousands a second)
     for o, cls, d, effect in _moves(me, op, pm, die, origins):
         if o != BAR and po[o] and me[o] % 31 == 1:
             kind = _OTHER  # leaving o empty frees the checker pinned under it
@@ -176,7 +180,8 @@ def _table(
         ends = effect is not ATTACK and (
             cls != GENERAL or d <= general or effect is HIT or effect is CAPTURE
         )
-        out.append((o, cls, d, effect, 1 << o | 1 << d, kind, ends, _step(o, d, die, cls, effect)))
+        step = known((o, d, die, cls, effect)) or _step(o, d, die, cls, effect)
+        out.append((o, cls, d, effect, 1 << o | 1 << d, kind, ends, step))
     return out
 
 
@@ -483,11 +488,12 @@ def _chains(
     holding a pin can be left empty by two checkers.  Then a step does the
     same whichever comes first, bar one: of two onto one blot, the first
     hits.  None where that does not hold."""
-    if any(entry[5] is _OTHER for entry in steps_a) or any(entry[5] is _OTHER for entry in steps_b):
+    if _OTHER in map(_KIND, steps_a) or _OTHER in map(_KIND, steps_b):
         return None
     if any(po) and any(po[q] and me[q] % 31 == 2 for q in range(1, BAR)):
         return None
     out: list[_Chain] = []
+    known = _STEPS.get
     for steps, die in ((steps_a, b), (steps_b, a)):
         odd = die & 1
         for o, cls, d1, e1, _, _, _, step1 in steps:
@@ -512,7 +518,7 @@ def _chains(
                     (
                         _AT[cls][d] - _AT[cls][o],
                         hits,
-                        (step1, _step(d1, d, die, cls, effect)),
+                        (step1, known((d1, d, die, cls, effect)) or _step(d1, d, die, cls, effect)),
                         o,
                         cls,
                         d,
@@ -569,25 +575,36 @@ def _play(
     op: list[int],
     pm: list[int],
     po: list[int],
-    steps: tuple[_Entry, ...],
+    steps: tuple[_Entry] | tuple[_Entry, _Entry],
 ) -> SoldierPlay:
-    """The play of tabled ``steps``, stepped on the slots and taken back."""
-    done = [do_step(me, op, pm, po, *step[:4]) for step in steps]
-    side = position.turn
-    mine, theirs = tuple(me), _MIRRORED(op)
-    my_pins, pins = tuple(pm), _MIRRORED(po)
-    for step, stepped in zip(reversed(steps), reversed(done), strict=True):
-        _undo(me, op, pm, po, *step[:4], stepped)
+    """The play of tabled ``steps`` (one or two), stepped on the slots and
+    taken back."""
+    first = steps[0]
+    o1, c1, d1, e1 = first[:4]
+    done1 = do_step(me, op, pm, po, o1, c1, d1, e1)
+    if len(steps) == 2:
+        second = steps[1]
+        o2, c2, d2, e2 = second[:4]
+        done2 = do_step(me, op, pm, po, o2, c2, d2, e2)
+        mine, theirs = tuple(me), _MIRRORED(op)
+        my_pins, pins = tuple(pm), _MIRRORED(po)
+        _undo(me, op, pm, po, o2, c2, d2, e2, done2)
+        objects: tuple[SoldierStep, ...] = (first[7], second[7])
+    else:
+        mine, theirs = tuple(me), _MIRRORED(op)
+        my_pins, pins = tuple(pm), _MIRRORED(po)
+        objects = (first[7],)
+    _undo(me, op, pm, po, o1, c1, d1, e1, done1)
     built = _new(SoldiersPosition)  # the opponent to move
-    if side == WHITE:
+    if position.turn == WHITE:
         _set_free(built, (mine, theirs))
         _set_pinned(built, (my_pins, pins))
     else:
         _set_free(built, (theirs, mine))
         _set_pinned(built, (pins, my_pins))
-    _set_turn(built, 1 - side)
+    _set_turn(built, 1 - position.turn)
     play = _new(SoldierPlay)
-    _set_steps(play, tuple(step[7] for step in steps))
+    _set_steps(play, objects)
     _set_position(play, built)
     return play
 
