@@ -19,11 +19,11 @@ attackers not yet followed by a capture (a first attacker cannot move on,
 so each attack is undone only by the capture on its point), and the
 general's start, place and hit.
 
-Two walks share that: `node`/`last` where at least four of the mover's
-checkers stand outside its home or on the bar, so nothing is borne off
-this turn (a general's backward step only adds to those outside, an
-entering checker lands outside), which is most of a game and gets the
-written-out last die; and `bear_node` otherwise, which plays every step on
+Two walks share that: `node`/`last` where nothing can be borne off this
+turn, the mover's checkers outside its home or on the bar needing all four
+dice to come home (`movegen.may_bear_off`; a general's backward step only
+takes it further, an entering checker lands outside), which is most of a
+game and gets the written-out last die; and `bear_node` otherwise, which plays every step on
 the slots with the search's bear-off rules (exact or highest-checker
 bear-offs, the last checker off counting as every die) and visits each
 board once per dice left and whole-play state, as the search does (a
@@ -83,6 +83,7 @@ from engine.soldiers.movegen import (
     board_key,
     can_enter,
     do_step,
+    may_bear_off,
     undo_step,
 )
 from engine.soldiers.state import LONE, LONE_GUARD, ONE, SoldiersPosition
@@ -122,10 +123,8 @@ def doubles_plays(position: SoldiersPosition, die: int) -> list[SoldierPlay] | N
     me0 = position.free[side]
     if me0[BAR] and not can_enter(position, die):
         return [SoldierPlay((), position.with_turn(1 - side))]  # nothing moves (§2)
-    # fewer than four checkers outside the home or on the bar: a bear-off
-    # may come within reach during the turn
-    may_bear = sum(me0[HOME + 1 :]) % 31 < 4
     pm0 = position.pinned[side]
+    may_bear = may_bear_off(me0, die)
     generals = (sum(me0[1:]) & 31) + pm0.count(GENERAL + 1)
     if generals > 1:
         return None

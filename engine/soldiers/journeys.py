@@ -2,9 +2,9 @@
 by step, the others' steps added as sets.
 
 A play of a double is four steps of one die.  Where nothing can be borne
-off this turn (four or more of the mover's checkers outside its home or
-on the bar) and the mover has at most one general, its checkers fall in
-two groups:
+off this turn (the mover's checkers outside its home or on the bar need
+all four dice to come home: `movegen.may_bear_off`) and the mover has at
+most one general, its checkers fall in two groups:
 
 - **walked**: the general (it walks both ways, and may end further back
   than it began only after a hit of its own), the checkers on the bar
@@ -59,7 +59,6 @@ from engine.soldiers.movegen import (
     ATTACK,
     CAPTURE,
     HIT,
-    HOME,
     PLAIN,
     SoldierPlay,
     SoldierStep,
@@ -68,6 +67,7 @@ from engine.soldiers.movegen import (
     board_key,
     can_enter,
     do_step,
+    may_bear_off,
     movable_classes,
     undo_step,
 )
@@ -98,11 +98,11 @@ def journey_plays(position: SoldiersPosition, die: int) -> list[SoldierPlay] | N
     """The legal plays of a double of ``die`` (see the module), or None."""
     side = position.turn
     me0 = position.free[side]
-    if sum(me0[HOME + 1 :]) % 31 < _FULL:
-        return None  # a bear-off may come within reach (the bar is outside too)
+    pm0 = position.pinned[side]
+    if may_bear_off(me0, die):
+        return None
     if me0[BAR] and not can_enter(position, die):
         return None  # nothing moves (§2): the walk answers at once
-    pm0 = position.pinned[side]
     if (sum(me0[1:]) & 31) + pm0.count(GENERAL + 1) > 1:  # GENERAL is class 0
         return None
     their_free, their_pins = position.free[1 - side], position.pinned[1 - side]

@@ -313,6 +313,24 @@ def attacker_waits(me: Sequence[int], op: Sequence[int]) -> bool:
     return any(map(me.__getitem__, compress(_POINTS_1_24, map(LONE_GUARD.__eq__, op[1:25]))))
 
 
+def may_bear_off(me: Sequence[int], die: int) -> bool:
+    """Whether a double of ``die`` may bear a checker off this turn: the
+    mover's free checkers outside its home (the bar's too) need at most
+    three steps between them to come home, leaving a die to bear off with
+    (pinned checkers never block bearing off).  Four or more outside need
+    four steps at least."""
+    if sum(me[HOME + 1 :]) % 31 >= 4:  # a slot's value mod 31 is its count
+        return False
+    steps = 0
+    for q in range(HOME + 1, BAR + 1):
+        n = me[q] % 31
+        if n:
+            steps += n * ((q - HOME + die - 1) // die)  # each step moves ``die`` pips
+            if steps >= 4:
+                return False
+    return True
+
+
 def can_enter(position: SoldiersPosition, die: int) -> bool:
     """Whether a checker of the mover's on the bar may enter with a double
     of ``die``: a class that die moves, onto a point it may land on; a

@@ -11,6 +11,7 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine.soldiers.doubles import doubles_plays
 from engine.soldiers.journeys import journey_plays
 from engine.soldiers.movegen import ATTACK, CAPTURE, HIT, PIN, SoldierPlay, searched_plays
 from engine.soldiers.plays import legal_plays
@@ -196,6 +197,28 @@ def test_journeys_decline_a_bear_off_within_reach_and_several_generals() -> None
         assert _texts(legal_plays(pos(text), (die, die))) == _texts(
             searched_plays(pos(text), (die, die))
         )
+
+
+def test_journeys_answer_where_the_few_checkers_outside_cannot_come_home_in_three_steps() -> None:
+    # Two checkers outside the home: a bear-off needs them home with a die
+    # left.  With 3-3 they need 3 + 2 steps, so nothing is borne off and the
+    # journeys answer; with 6-6 they need 2 + 1, so the fourth die might bear
+    # off: they decline, and the bear-off walk answers.  A pinned checker
+    # outside does not count (pins never block bearing off): with it, the
+    # general alone needs 3 steps of 3-3.
+    seen: Counter[str] = Counter()
+    home = "P6x4 P5x3 P4x3 P3x3"
+    for text, far, near in (
+        (f"W: K13 P11 {home} {REST}", (1, 2, 3), (6,)),
+        (f"W: G24! K13 {home} | B: P24x2 P13x5 P8x3 P6x4 P1 | W", (1, 2), (3, 6)),
+    ):
+        position = pos(text)
+        for die in far:
+            assert _same(position, die, seen) is True, (text, die)
+        for die in near:
+            assert journey_plays(position, die) is None, (text, die)
+            assert doubles_plays(position, die) is not None, (text, die)
+    assert seen["plain"] > 0
 
 
 def test_checkers_whose_order_matters_are_walked_first() -> None:
