@@ -3,9 +3,10 @@
 Where
 
 - at most one checker of the mover is on the bar (with more, each die
-  enters one: `_entering`), and at least one (two with none on the bar) of
-  its free checkers stands outside its home, so nothing can be borne off
-  this turn (an entered checker lands outside),
+  enters one: `_entering`), and nothing can be borne off this turn: one is
+  on the bar (it enters and stays outside the home), or two or more free
+  checkers stand outside the home, or one further than the larger die from
+  it (pinned checkers never block bearing off),
 - it has at most one general (the retreat rule is about one checker), and
 - no opposing lone guard has one of its checkers on it (every first attack
   is made this turn),
@@ -197,7 +198,7 @@ def two_dice_plays(position: SoldiersPosition, a: int, b: int) -> list[SoldierPl
         return None
     if bar % 31 > 1:
         return _entering(position, a, b, general)
-    if outside < (1 if bar else 2):
+    if not bar and (not outside or (outside == 1 and _comes_home(me0, a))):
         return _bearing_off(position, a, b, general)
     pm0 = position.pinned[side]
     their_free, their_pins = position.free[1 - side], position.pinned[1 - side]
@@ -607,6 +608,12 @@ def _play(
     _set_steps(play, objects)
     _set_position(play, built)
     return play
+
+
+def _comes_home(me: _Row, die: int) -> bool:
+    """Whether the mover's only free checker outside its home comes home
+    with ``die`` (the other die could then bear off)."""
+    return any(me[HOME + 1 : HOME + 1 + die])
 
 
 def _general_start(position: SoldiersPosition) -> int | None:

@@ -21,7 +21,7 @@ from engine.soldiers.movegen import (
 )
 from engine.soldiers.plays import legal_plays
 from engine.soldiers.state import ONE, SoldiersPosition
-from engine.soldiers.twodice import two_dice_plays
+from engine.soldiers.twodice import _comes_home, two_dice_plays
 from tests.engine.soldiers.helpers import against_search, legal_path, pos
 from tests.engine.soldiers.test_properties import _random_position, game
 
@@ -192,3 +192,20 @@ def test_two_or_more_checkers_on_the_bar_enter_with_each_die() -> None:
                     seen[step.effect or "plain"] += 1
     for kind in ("0 steps", "1 steps", "2 steps", HIT, PIN):
         assert seen[kind] > 0, kind
+
+
+def test_a_bear_off_is_within_reach_only_where_one_die_brings_the_last_checker_home() -> None:
+    # One checker outside the home, on 10: 6-5 brings it home with the 6 (the
+    # 5 may then bear off); 3-2 cannot, so nothing is borne off this turn and
+    # the plain generator answers.  A checker on the bar enters outside the
+    # home and stays there, whatever else stands outside.
+    home = "P6x4 P5x3 P4x3 P3x3"
+    lone = f"W: K10 {home} | B: P24x2 P13x5 P8x3 P6x5 | W"
+    assert _comes_home(pos(lone).free[0], 6)
+    assert not _comes_home(pos(lone).free[0], 3)
+    on_bar = "W: Pbar K6 P6x3 P5x3 P4x3 P3x3 | B: P24x2 P13x5 P8x3 P6x5 | W"
+    seen: Counter[str] = Counter()
+    for text in (lone, on_bar):
+        for a, b in ROLLS:
+            assert _same(pos(text), a, b, seen) is True, (text, a, b)
+    assert seen["entry"] > 0 and seen["plain"] > 0
