@@ -32,9 +32,10 @@ meets each set once; and one set of steps of one die gives one board,
 since each class's steps are fixed by where its checkers end (along
 each line of points a die apart, the checkers that cross each gap are
 counted by the ends).  So a board comes from one node and one set,
-except where a walked checker may be continued by an independent one
-of its class, or a blot one node's walk hit is hit by another node's
-steps: there the boards made are kept by key.  Plays come out one per
+except where an independent checker may go on from a point where a
+walked (or freed) checker of its class may stop, or a blot one node's
+walk hit is hit by another node's steps: there the boards made are
+kept by key.  Plays come out one per
 resulting position, each with a legal path (the walked steps, then the
 set from the back; the first lander on a blot hits it).
 
@@ -112,7 +113,7 @@ def journey_plays(position: SoldiersPosition, die: int) -> list[SoldierPlay] | N
     if found is None:
         return None
     walked, entering = found
-    units, counts = _units(me0, op0, walked, entering, die)
+    units, counts, index = _units(me0, op0, walked, entering, die)
     # where the general began: free (25: on the bar), else pinned, else none
     general = next((q for q in range(1, BAR + 1) if me0[q] & 31), 0)
     if not general and GENERAL + 1 in pm0:
@@ -124,12 +125,20 @@ def journey_plays(position: SoldiersPosition, die: int) -> list[SoldierPlay] | N
     plays: list[SoldierPlay] = []
     add = plays.append
     # Where two ways may reach one board, the boards made (by key): where
-    # a walked checker is not the general (an independent checker of its
-    # class may go on from where it landed), or a blot one walk hit is hit
-    # by another node's steps.  Otherwise a board comes from one node (the
-    # walk keeps one per board and number of steps) and one set of steps.
+    # an independent checker may go on from a point where a walked checker
+    # of its class (not the general, which has no independent class-mate;
+    # or one of mine a hit or a capture may free) may stop, in its place;
+    # or where a blot one walk hit is hit by another node's steps.
+    # Otherwise a board comes from one node (the walk keeps one per board
+    # and number of steps) and one set of steps: along each line of points
+    # a die apart, a class's ends fix who crossed each gap, and only a
+    # unit's step crosses one.
     seen: set[int] = set()
-    mixed = any(cls != GENERAL and not (q == BAR and cls in entering) for q, cls in walked)
+    stopping = [
+        (q, cls) for q, cls in walked if cls != GENERAL and not (q == BAR and cls in entering)
+    ]
+    stopping += [(q, pm0[q] - 1) for q in range(1, BAR) if pm0[q]]
+    mixed = any((q - k * die, cls) in index for q, cls in stopping for k in range(_FULL))
     walk_hits = 0
     for node in nodes:
         walk_hits |= node[2]
@@ -344,14 +353,15 @@ def _walked(
 
 def _units(
     me: _Row, op: _Row, walked: dict[tuple[int, int], int], entering: dict[int, int], die: int
-) -> tuple[list[_Unit], list[int]]:
+) -> tuple[list[_Unit], list[int], dict[tuple[int, int], int]]:
     """The independent checkers' steps, by unit (a class on a point), from
     the back and in class order: each unit whose checkers this die moves
     (a unit some independent checker may reach, with the checkers that
     stand there at the start and are not walked), with its step; and the
     units' checkers at the start (the last entry, beyond the units, counts
-    the checkers that reach a unit that cannot move on).  Their landings
-    only move a checker or hit a blot (see `_walked`)."""
+    the checkers that reach a unit that cannot move on), and each unit's
+    place in the list by its point and class.  Their landings only move a
+    checker or hit a blot (see `_walked`)."""
     odd = die & 1
     reached: dict[tuple[int, int], int] = {}  # (point, class) -> checkers at the start
 
@@ -394,7 +404,7 @@ def _units(
                 _step(o, d, die, cls, HIT),
             )
         )
-    return units, [reached[key] for key in order] + [0]
+    return units, [reached[key] for key in order] + [0], index
 
 
 def _walk(

@@ -288,3 +288,16 @@ def test_a_checker_entering_onto_nothing_goes_on_as_an_independent_checker() -> 
         )
     druid = pos("W: Pbar D20 K13 P13x4 P8x3 P6x4 | B: P10 P24 P13x5 P8x3 P6x4 | W")
     assert _same(druid, 5, Counter())
+
+
+def test_a_checker_freed_by_a_capture_and_an_independent_one_make_each_board_once() -> None:
+    # The lone guard on 10 holds my pawn pinned.  The general attacks it from
+    # 14 and the wounded even checker captures: the pawn is free and walks
+    # on to 6, where three pawns stand that move independently.  Its next
+    # step, 6/2, and theirs reach the same boards, so these boards are kept
+    # by key though no blot was hit and the walked checkers have no
+    # class-mate among the independent ones.
+    position = pos("W: K14 E14 P10! P13x4 P8x4 P6x4 | B: G15 P9x2 P3x4 P2x4 P1x4 | W")
+    seen: Counter[str] = Counter()
+    assert _same(position, 4, seen) is True
+    assert seen["capture"] > 0
