@@ -478,7 +478,7 @@ def _walk(
             for d in (o - die, o + die) if cls == GENERAL and o != BAR else (o - die,):
                 if not 1 <= d <= 24:
                     continue
-                effect = _landing(me, op, pm, d, cls)
+                effect = _landing(me, op, pm, d, cls) if op[d] else PLAIN
                 if effect is None:
                     continue
                 step = _step(o, d, die, cls, effect)

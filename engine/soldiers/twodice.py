@@ -140,7 +140,12 @@ def _moves(
         if movable is None:
             movable = movable_of[v] = _movable(v, die & 1)
         d = o - die
-        other, druid = _landings(me, op, pm, d) if d >= 1 else (None, None)
+        if d < 1:
+            other = druid = None
+        elif not op[d]:  # (the usual case, without the call)
+            other = druid = PLAIN
+        else:
+            other, druid = _landings(me, op, pm, d)
         for cls in movable:
             effect = druid if cls == DRUID else other
             if effect is not None:
@@ -507,7 +512,7 @@ def _chains(
             for d in ends:
                 if not 0 < d <= 24:
                     continue  # nothing is borne off in these positions
-                effect = _landing(me, op, pm, d, cls)
+                effect = _landing(me, op, pm, d, cls) if op[d] else PLAIN
                 if effect is None:
                     continue
                 if effect is not PLAIN and (effect is not HIT or pm[d]):
@@ -624,7 +629,8 @@ def _general_start(position: SoldiersPosition) -> int | None:
     side = position.turn
     me0 = position.free[side]
     pm0 = position.pinned[side]
-    generals = (sum(me0[1:]) & 31) + pm0.count(GENERAL + 1)  # GENERAL is class 0
+    # GENERAL is class 0: a slot's low five bits count its generals
+    generals = ((sum(me0) - me0[0]) & 31) + pm0.count(GENERAL + 1)
     if generals > 1:
         return None
     theirs = position.free[1 - side]
@@ -633,7 +639,7 @@ def _general_start(position: SoldiersPosition) -> int | None:
         return None
     if not generals:
         return 0
-    for q in compress(range(1, BAR + 1), me0[1:]):
+    for q in range(BAR, 0, -1):
         if me0[q] & 31:
             return q  # free
     return pm0.index(GENERAL + 1)  # pinned
