@@ -23,8 +23,8 @@ Two walks share that: `node`/`last` where nothing can be borne off this
 turn, the mover's checkers outside its home or on the bar needing all four
 dice to come home (`movegen.may_bear_off`; a general's backward step only
 takes it further, an entering checker lands outside), which is most of a
-game and gets the written-out last die; and `bear_node` otherwise, which plays every step on
-the slots with the search's bear-off rules (exact or highest-checker
+game and gets the written-out last die; and `bear_node` otherwise, which
+plays every step on the slots with the search's bear-off rules (exact or highest-checker
 bear-offs, the last checker off counting as every die) and visits each
 board once per dice left and whole-play state, as the search does (a
 last step that only moves or bears off a checker is recorded without

@@ -42,7 +42,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
-from itertools import compress
 from operator import itemgetter, mul
 from typing import Final
 
@@ -107,7 +106,6 @@ def dice_moves(dice: Sequence[int]) -> tuple[int, ...]:
 
 # A row in the other side's numbering: points q <-> 25 - q, off and bar kept.
 _MIRRORED: Final = itemgetter(OFF, *range(24, 0, -1), BAR)
-_POINTS_1_24: Final = range(1, 25)
 
 # SoldiersPosition and SoldierPlay are frozen slotted dataclasses whose
 # __init__ only stores their fields: storing through the slots builds the
@@ -308,9 +306,7 @@ def _steps(
 def attacker_waits(me: Sequence[int], op: Sequence[int]) -> bool:
     """Whether a checker of mine stands alone on a lone guard's point: a
     first attack not yet followed by its capture (``op`` in my numbering)."""
-    if LONE_GUARD not in op:
-        return False
-    return any(map(me.__getitem__, compress(_POINTS_1_24, map(LONE_GUARD.__eq__, op[1:25]))))
+    return LONE_GUARD in op and any(op[q] == LONE_GUARD and me[q] for q in range(1, 25))
 
 
 def may_bear_off(me: Sequence[int], die: int) -> bool:

@@ -68,7 +68,6 @@ from engine.soldiers.movegen import (
     _BUILDERS,
     _MIRRORED,
     _MOVABLE,
-    _STEPS,
     ATTACK,
     CAPTURE,
     HIT,
@@ -173,7 +172,6 @@ def _table(
     """The start's steps of ``die`` from ``origins`` (`_moves`), tabled with
     each step's points, kind, whether it may end a play, and object."""
     out: list[_Entry] = []
-    known = _STEPS.get  # (`_step` less its call: tens of thousands a second)
     for o, cls, d, effect in _moves(me, op, pm, die, origins):
         if o != BAR and po[o] and me[o] % 31 == 1:
             kind = _OTHER  # leaving o empty frees the checker pinned under it
@@ -186,8 +184,7 @@ def _table(
         ends = effect is not ATTACK and (
             cls != GENERAL or d <= general or effect is HIT or effect is CAPTURE
         )
-        step = known((o, d, die, cls, effect)) or _step(o, d, die, cls, effect)
-        out.append((o, cls, d, effect, 1 << o | 1 << d, kind, ends, step))
+        out.append((o, cls, d, effect, 1 << o | 1 << d, kind, ends, _step(o, d, die, cls, effect)))
     return out
 
 
@@ -499,7 +496,6 @@ def _chains(
     if any(po) and any(po[q] and me[q] % 31 == 2 for q in range(1, BAR)):
         return None
     out: list[_Chain] = []
-    known = _STEPS.get
     for steps, die in ((steps_a, b), (steps_b, a)):
         odd = die & 1
         for o, cls, d1, e1, _, _, _, step1 in steps:
@@ -524,7 +520,7 @@ def _chains(
                     (
                         _AT[cls][d] - _AT[cls][o],
                         hits,
-                        (step1, known((d1, d, die, cls, effect)) or _step(d1, d, die, cls, effect)),
+                        (step1, _step(d1, d, die, cls, effect)),
                         o,
                         cls,
                         d,
@@ -586,21 +582,15 @@ def _play(
     """The play of tabled ``steps`` (one or two), stepped on the slots and
     taken back."""
     first = steps[0]
-    o1, c1, d1, e1 = first[:4]
-    done1 = do_step(me, op, pm, po, o1, c1, d1, e1)
-    if len(steps) == 2:
-        second = steps[1]
-        o2, c2, d2, e2 = second[:4]
-        done2 = do_step(me, op, pm, po, o2, c2, d2, e2)
-        mine, theirs = tuple(me), _MIRRORED(op)
-        my_pins, pins = tuple(pm), _MIRRORED(po)
-        _undo(me, op, pm, po, o2, c2, d2, e2, done2)
-        objects: tuple[SoldierStep, ...] = (first[7], second[7])
-    else:
-        mine, theirs = tuple(me), _MIRRORED(op)
-        my_pins, pins = tuple(pm), _MIRRORED(po)
-        objects = (first[7],)
-    _undo(me, op, pm, po, o1, c1, d1, e1, done1)
+    second = steps[1] if len(steps) == 2 else None
+    done1 = do_step(me, op, pm, po, *first[:4])
+    if second is not None:
+        done2 = do_step(me, op, pm, po, *second[:4])
+    mine, theirs = tuple(me), _MIRRORED(op)
+    my_pins, pins = tuple(pm), _MIRRORED(po)
+    if second is not None:
+        _undo(me, op, pm, po, *second[:4], done2)
+    _undo(me, op, pm, po, *first[:4], done1)
     built = _new(SoldiersPosition)  # the opponent to move
     if position.turn == WHITE:
         _set_free(built, (mine, theirs))
@@ -610,7 +600,7 @@ def _play(
         _set_pinned(built, (pins, my_pins))
     _set_turn(built, 1 - position.turn)
     play = _new(SoldierPlay)
-    _set_steps(play, objects)
+    _set_steps(play, (first[7],) if second is None else (first[7], second[7]))
     _set_position(play, built)
     return play
 
