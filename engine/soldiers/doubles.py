@@ -80,7 +80,6 @@ from engine.soldiers.movegen import (
     _movable,
     _step,
     attacker_waits,
-    board_key,
     can_enter,
     do_step,
     may_bear_off,
@@ -89,7 +88,8 @@ from engine.soldiers.movegen import (
 from engine.soldiers.state import LONE, LONE_GUARD, ONE, SoldiersPosition
 
 # One exact integer per board (`engine.soldiers.movegen`'s three keys packed
-# in one): my slots, the opponent's past them, both sides' pins past those.
+# in one, counted from the start's): my slots, the opponent's past them,
+# both sides' pins past those.
 _FULL: Final = 4
 _NO_RANK: Final = 1 << 16  # above every rank: nothing is cut after the start or an entry
 _BAR_ONLY: Final = (BAR,)
@@ -683,7 +683,7 @@ def doubles_plays(position: SoldiersPosition, die: int) -> list[SoldierPlay] | N
             )
             undo_step(me, op, pm, po, o, cls, d, effect, *stepped[1:])
 
-    key0 = board_key(me, op, pm, po)
+    key0 = 0  # keys count from the start's (`engine.soldiers.movegen`)
     start_rows = (list(op0), list(pm0), list(po0))  # to tell the rows unchanged
     # boards met before with as many dice left (and the same whole-play
     # state) in the bear-off walk: a bear-off breaks the commuting cut, so

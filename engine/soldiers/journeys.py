@@ -65,7 +65,6 @@ from engine.soldiers.movegen import (
     SoldierStep,
     _landing,
     _step,
-    board_key,
     can_enter,
     do_step,
     may_bear_off,
@@ -426,7 +425,7 @@ def _walk(
     as independent checkers); ``general``: where the general began (25
     the bar, 0 none)."""
     if walked == {(general, GENERAL): 1} and general != BAR and not po0[general]:
-        alone = _general_alone(me0, op0, pm0, die, general, board_key(me0, op0, pm0, po0))
+        alone = _general_alone(me0, op0, pm0, die, general)
         if alone is not None:
             return alone
     me, op, pm, po = list(me0), list(op0), list(pm0), list(po0)
@@ -452,7 +451,7 @@ def _walk(
         their capture; ``changed``: whether the opponent's checkers or the
         pins changed other than by blots hit (``hits``, whose change to the
         key is ``hit_key``)."""
-        seen = key << 4 | steps << 1 | g_hit  # keys are positive
+        seen = key << 4 | steps << 1 | g_hit
         if seen in met:
             return
         met.add(seen)
@@ -535,20 +534,17 @@ def _walk(
                 tokens[(o, cls)] = n
                 undo_step(me, op, pm, po, o, cls, d, effect, *done[1:])
 
-    visit(0, board_key(me, op, pm, po), (), 0, general, False, 0, False, 0)
+    visit(0, 0, (), 0, general, False, 0, False, 0)  # keys count from the start's
     visit = None  # type: ignore[assignment]  # a closure cycle (engine/__init__.py)
     return nodes
 
 
-def _general_alone(
-    me: _Row, op: _Row, pm: _Row, die: int, general: int, key: int
-) -> list[_Node] | None:
+def _general_alone(me: _Row, op: _Row, pm: _Row, die: int, general: int) -> list[_Node] | None:
     """`_walk` where the general, on my point ``general`` and holding no
     pin there, is the only walked checker: its walks of 0 to 4 steps each
     way, every landing read from the start (a blot it hit before is gone),
     one per end, hits and length; None where it could hit a checker
-    holding one of mine pinned (the freed checker is walked too).  ``key``:
-    the start's board key."""
+    holding one of mine pinned (the freed checker is walked too)."""
     at = _AT[GENERAL]
     nodes: list[_Node] = []
     met: set[tuple[int, int, int]] = set()
@@ -559,7 +555,7 @@ def _general_alone(
         if (x <= general or hits) and (x, hits, len(steps)) not in met:
             met.add((x, hits, len(steps)))
             row[x] += 1
-            nodes.append((steps, key + at[x] - at[general], hits, tuple(row), None))
+            nodes.append((steps, at[x] - at[general], hits, tuple(row), None))
             row[x] -= 1
         if len(steps) == _FULL:
             return True

@@ -42,7 +42,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
-from operator import itemgetter, mul
+from operator import itemgetter
 from typing import Final
 
 from engine.rules.board import BAR, BLACK, OFF, WHITE
@@ -421,6 +421,9 @@ _OP_PIN: Final = tuple(1 << (3 * (SLOTS + q)) for q in range(SLOTS))
 # The fast generators pack those three integers into one: each stays below
 # 2**800 (26 slots of 30 bits, or 52 pins of 3), so the opponent's part is
 # shifted past mine and the pins past both, and equal sums are equal boards.
+# They count it from the turn's start (the start is 0, a board its sum less
+# the start's): equal differences are equal boards too, the sum is never
+# built, and a board a few checkers from the start has a short key.
 _OP_SHIFT: Final = 800
 _PIN_SHIFT: Final = 1600
 _OP_AT: Final = tuple(tuple(v << _OP_SHIFT for v in row) for row in _AT)
@@ -689,18 +692,6 @@ def winner(position: SoldiersPosition) -> int | None:
 
 # At the end: the fast generators build on this module's step lists and keys.
 _BAR_SLOT: Final = _OP_SLOT[BAR]
-
-
-def board_key(me: Sequence[int], op: Sequence[int], pm: Sequence[int], po: Sequence[int]) -> int:
-    """One exact integer for a board in the mover's numbering (its slots, the
-    opponent's, both sides' pins), which `do_step` keeps up to date."""
-    key: int = (
-        sum(map(mul, me, _SLOT))
-        + sum(map(mul, op, _OP_SLOT))
-        + sum(map(mul, pm, _MY_PIN_AT))
-        + sum(map(mul, po, _OP_PIN_AT))
-    )
-    return key
 
 
 def do_step(
