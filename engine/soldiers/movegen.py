@@ -306,7 +306,15 @@ def _steps(
 def attacker_waits(me: Sequence[int], op: Sequence[int]) -> bool:
     """Whether a checker of mine stands alone on a lone guard's point: a
     first attack not yet followed by its capture (``op`` in my numbering)."""
-    return LONE_GUARD in op and any(op[q] == LONE_GUARD and me[q] for q in range(1, 25))
+    if LONE_GUARD not in op:
+        return False
+    points = op[1:BAR]  # (a lone guard off or on the bar attacks nothing)
+    at = -1
+    for _ in range(points.count(LONE_GUARD)):  # found by the row's own search, not a loop
+        at = points.index(LONE_GUARD, at + 1)
+        if me[at + 1]:
+            return True
+    return False
 
 
 def may_bear_off(me: Sequence[int], die: int) -> bool:

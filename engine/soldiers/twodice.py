@@ -166,11 +166,12 @@ def _table(
     pm: list[int],
     po: list[int],
     die: int,
-    general: int,
     origins: Iterable[int],
 ) -> list[_Entry]:
     """The start's steps of ``die`` from ``origins`` (`_moves`), tabled with
-    each step's points, kind, whether it may end a play, and object."""
+    each step's points, kind, whether it may end a play, and object.  The
+    mover's only general begins where its step starts (the bar is furthest
+    back)."""
     out: list[_Entry] = []
     for o, cls, d, effect in _moves(me, op, pm, die, origins):
         if o != BAR and po[o] and me[o] % 31 == 1:
@@ -182,7 +183,7 @@ def _table(
         else:
             kind = _OTHER
         ends = effect is not ATTACK and (
-            cls != GENERAL or d <= general or effect is HIT or effect is CAPTURE
+            cls != GENERAL or d < o or effect is HIT or effect is CAPTURE
         )
         out.append((o, cls, d, effect, 1 << o | 1 << d, kind, ends, _step(o, d, die, cls, effect)))
     return out
@@ -195,13 +196,12 @@ def two_dice_plays(position: SoldiersPosition, a: int, b: int) -> list[SoldierPl
     bar = me0[BAR]
     # a slot's value mod 31 is its count; nothing may be borne off this turn
     outside = sum(me0[HOME + 1 : BAR]) % 31
-    general = _general_start(position)
-    if general is None:
+    if not _exact(position):
         return None
     if bar % 31 > 1:
-        return _entering(position, a, b, general)
+        return _entering(position, a, b)
     if not bar and (not outside or (outside == 1 and _comes_home(me0, a))):
-        return _bearing_off(position, a, b, general)
+        return _bearing_off(position, a, b)
     pm0 = position.pinned[side]
     their_free, their_pins = position.free[1 - side], position.pinned[1 - side]
     me, op = list(me0), list(_MIRRORED(their_free))
@@ -210,21 +210,17 @@ def two_dice_plays(position: SoldiersPosition, a: int, b: int) -> list[SoldierPl
     # The second steps of an apart play: the start's steps without the bar's
     # checker (with one there, the first step enters it).
     if bar:
-        firsts_a = _table(me, op, pm, po, a, general, _BAR_ONLY)
-        firsts_b = _table(me, op, pm, po, b, general, _BAR_ONLY)
+        firsts_a = _table(me, op, pm, po, a, _BAR_ONLY)
+        firsts_b = _table(me, op, pm, po, b, _BAR_ONLY)
         if not firsts_a and not firsts_b:
             # the checker on the bar cannot enter, so nothing moves (§2)
             return [SoldierPlay((), position.with_turn(1 - side))]
         # a die's steps are second steps only after the other die's entry
-        seconds_a = (
-            _table(me, op, pm, po, a, general, compress(_POINTS, me0[24:0:-1])) if firsts_b else []
-        )
-        seconds_b = (
-            _table(me, op, pm, po, b, general, compress(_POINTS, me0[24:0:-1])) if firsts_a else []
-        )
+        seconds_a = _table(me, op, pm, po, a, compress(_POINTS, me0[24:0:-1])) if firsts_b else []
+        seconds_b = _table(me, op, pm, po, b, compress(_POINTS, me0[24:0:-1])) if firsts_a else []
     else:
-        seconds_a = _table(me, op, pm, po, a, general, compress(_POINTS, me0[24:0:-1]))
-        seconds_b = _table(me, op, pm, po, b, general, compress(_POINTS, me0[24:0:-1]))
+        seconds_a = _table(me, op, pm, po, a, compress(_POINTS, me0[24:0:-1]))
+        seconds_b = _table(me, op, pm, po, b, compress(_POINTS, me0[24:0:-1]))
         firsts_a, firsts_b = seconds_a, seconds_b
 
     plays: list[SoldierPlay] = []
@@ -288,7 +284,7 @@ def two_dice_plays(position: SoldiersPosition, a: int, b: int) -> list[SoldierPl
     # Where every step (and every checker's move on with the other die)
     # only moves a checker or hits a blot, the plays whose steps share a
     # point are made straight from the start's steps too (`_chains`).
-    chains = None if bar else _chains(me, op, pm, po, seconds_a, seconds_b, b, a, general)
+    chains = None if bar else _chains(me, op, pm, po, seconds_a, seconds_b, b, a)
     seen: set[int] = set()  # the keys of plays that more than one pair gives
 
     def made(key: int | None, steps: tuple[SoldierStep, SoldierStep], hits: int) -> None:
@@ -393,14 +389,15 @@ def two_dice_plays(position: SoldiersPosition, a: int, b: int) -> list[SoldierPl
                     near.append(q)
             attacked = e1 is ATTACK
             general1 = c1 == GENERAL
-            back1 = general1 and d1 > general and not (e1 is HIT or e1 is CAPTURE)
+            # (the only general begins where its first step of the turn starts)
+            back1 = general1 and d1 > o1 and not (e1 is HIT or e1 is CAPTURE)
             for o2, c2, d2, e2 in _moves(me, op, pm, die, near):
                 if o2 != o1 and o2 != d1 and d2 != o1 and d2 != d1:
                     continue  # apart: made above
                 if (attacked and (e2 is not CAPTURE or d2 != d1)) or e2 is ATTACK:
                     continue  # a first attacker left alone
                 if c2 == GENERAL:
-                    if d2 > general and not (
+                    if d2 > (o1 if general1 else o2) and not (
                         e2 is HIT or e2 is CAPTURE or (general1 and (e1 is HIT or e1 is CAPTURE))
                     ):
                         continue  # the general behind its start without a hit
@@ -481,7 +478,6 @@ def _chains(
     steps_b: list[_Entry],
     b: int,
     a: int,
-    general: int,
 ) -> list[_Chain] | None:
     """Each checker's step of one die followed by its step of the other
     (``steps_a``: the start's steps of die ``a``; the general walks both
@@ -514,7 +510,7 @@ def _chains(
                 if effect is not PLAIN and (effect is not HIT or pm[d]):
                     return None
                 hits = (e1 is HIT) << d1 | (effect is HIT) << d
-                if cls == GENERAL and d > general and not hits:
+                if cls == GENERAL and d > o and not hits:
                     continue  # the general behind its start without a hit
                 out.append(
                     (
@@ -529,7 +525,7 @@ def _chains(
     return out
 
 
-def _entering(position: SoldiersPosition, a: int, b: int, general: int) -> list[SoldierPlay]:
+def _entering(position: SoldiersPosition, a: int, b: int) -> list[SoldierPlay]:
     """The legal plays of dice ``a > b`` with two or more of the mover's
     checkers on the bar: each die enters one (nothing else may move while
     one waits), on two different points, so the two entries are the
@@ -540,8 +536,8 @@ def _entering(position: SoldiersPosition, a: int, b: int, general: int) -> list[
     op = list(_MIRRORED(position.free[1 - side]))
     pm = list(position.pinned[side])
     po = list(_MIRRORED(position.pinned[1 - side]))
-    entries_a = _table(me, op, pm, po, a, general, _BAR_ONLY)
-    entries_b = _table(me, op, pm, po, b, general, _BAR_ONLY)
+    entries_a = _table(me, op, pm, po, a, _BAR_ONLY)
+    entries_b = _table(me, op, pm, po, b, _BAR_ONLY)
     plays = [
         _play(position, me, op, pm, po, (first, second))
         for first in entries_a
@@ -611,41 +607,40 @@ def _comes_home(me: _Row, die: int) -> bool:
     return any(me[HOME + 1 : HOME + 1 + die])
 
 
-def _general_start(position: SoldiersPosition) -> int | None:
-    """Where the mover's only general began the turn (25: on the bar, where
-    it may end anywhere; 0: it has none), or None where the module's
-    conditions fail: several generals, or an opposing lone guard with a
-    checker of the mover on it."""
+def _exact(position: SoldiersPosition) -> bool:
+    """Whether the module's conditions on the position hold: the mover has
+    at most one general, and no opposing lone guard has one of its
+    checkers on it."""
     side = position.turn
     me0 = position.free[side]
-    pm0 = position.pinned[side]
     # GENERAL is class 0: a slot's low five bits count its generals
-    generals = ((sum(me0) - me0[0]) & 31) + pm0.count(GENERAL + 1)
-    if generals > 1:
-        return None
+    if ((sum(me0) - me0[0]) & 31) + position.pinned[side].count(GENERAL + 1) > 1:
+        return False
     theirs = position.free[1 - side]
     # (most positions have no lone guard: no need to turn the row)
-    if LONE_GUARD in theirs and attacker_waits(me0, _MIRRORED(theirs)):
-        return None
-    if not generals:
-        return 0
+    return LONE_GUARD not in theirs or not attacker_waits(me0, _MIRRORED(theirs))
+
+
+def _general_start(position: SoldiersPosition) -> int:
+    """Where the mover's only general began the turn: 25 on the bar (where
+    it may end anywhere), 0 if it has none."""
+    me0 = position.free[position.turn]
     for q in range(BAR, 0, -1):
-        if me0[q] & 31:
+        if me0[q] & 31:  # GENERAL is class 0
             return q  # free
-    return pm0.index(GENERAL + 1)  # pinned
+    pm0 = position.pinned[position.turn]
+    return pm0.index(GENERAL + 1) if GENERAL + 1 in pm0 else 0  # pinned, or none
 
 
-def _bearing_off(
-    position: SoldiersPosition, a: int, b: int, general: int
-) -> list[SoldierPlay] | None:
+def _bearing_off(position: SoldiersPosition, a: int, b: int) -> list[SoldierPlay] | None:
     """The legal plays of dice ``a > b`` where a bear-off may come within
     reach this turn: each first step of either die (the search's own list,
     with its bear-off rules), then each step of the other die on the board
     it leaves, kept one per board (the larger die's order first).  The whole
     board is read afresh after the first step, since a bear-off depends on
     every checker.  Bearing off the side's last checker is a whole play.
-    ``general``: where the mover's general began (`_general_start`).  None
-    where no play uses both dice."""
+    None where no play uses both dice."""
+    general = _general_start(position)
     side = position.turn
     me0 = position.free[side]
     pm0 = position.pinned[side]
