@@ -483,6 +483,28 @@ def _walk(
                 step = _step(o, d, die, cls, effect)
                 if effect is PLAIN and (o == BAR or me[o] != one or not po[o]):
                     # it only moves the checker (nothing released): stepped in place
+                    if steps == _FULL - 1:
+                        # the last step: its board is kept as `visit` would
+                        # keep it, without the visit (most boards are these)
+                        now = key + _AT[cls][d] - _AT[cls][o]
+                        if (
+                            attacks
+                            or (me[BAR] and me[BAR] != one)
+                            or ((d if cls == GENERAL else g_now) > general and not g_hit)
+                            or now << 3 | _FULL in kept
+                        ):
+                            continue
+                        kept.add(now << 3 | _FULL)
+                        me[o] -= one
+                        me[d] += one
+                        if changed:
+                            rows = (tuple(op), tuple(pm), tuple(po))
+                            nodes.append(((*path, step), now, hits, tuple(me), rows))
+                        else:
+                            nodes.append(((*path, step), now - hit_key, hits, tuple(me), None))
+                        me[o] += one
+                        me[d] -= one
+                        continue
                     me[o] -= one
                     me[d] += one
                     tokens[(o, cls)] = n - 1
@@ -584,8 +606,10 @@ def _theirs(op: _Row, start: _Theirs, hits: int) -> _Theirs:
     the board key's change, the opponent's free row and the pin rows."""
     key = 0
     changed = list(start[1])
-    for q in range(1, BAR):
-        if hits >> q & 1 and op[q]:  # the walk may have hit it first
+    while hits:
+        q = (hits & -hits).bit_length() - 1  # the lowest point hit
+        hits &= hits - 1
+        if op[q]:  # the walk may have hit it first
             key += op[q] * (_BAR_SLOT - _OP_SLOT[q])
             changed[BAR] += changed[25 - q]
             changed[25 - q] = 0
