@@ -158,9 +158,10 @@ def journey_plays(position: SoldiersPosition, die: int) -> list[SoldierPlay] | N
     op_now = op0
     by_hits = by_start
 
-    def make(key: int, hits: int, steps: _Steps) -> None:
-        """The play of ``steps`` to the board in ``row`` (``key``: its key
-        without the blots hit, ``hits``), unless made before."""
+    def make(key: int, hits: int, steps: _Steps, mine: _Row) -> None:
+        """The play of ``steps`` that the walk alone makes, to the board
+        with my row ``mine`` (``key``: its key without the blots hit,
+        ``hits``), unless made before."""
         theirs = by_hits.get(hits)
         if theirs is None:
             theirs = by_hits[hits] = _theirs(op_now, by_hits[0], hits)
@@ -170,7 +171,6 @@ def journey_plays(position: SoldiersPosition, die: int) -> list[SoldierPlay] | N
                 return
             seen.add(board)
         built = new(SoldiersPosition)  # the opponent to move
-        mine = tuple(row)
         set_free(built, (mine, theirs[1]) if white else (theirs[1], mine))
         set_pinned(built, theirs[2])
         set_turn(built, turn)
@@ -257,14 +257,15 @@ def journey_plays(position: SoldiersPosition, die: int) -> list[SoldierPlay] | N
                 pin_rows = (rows[1], pins) if white else (pins, rows[1])
                 known = theirs_by_rows[rows] = {0: (0, _MIRRORED(op_now), pin_rows)}
             by_hits = known
-        row = list(mine_now)
         need = _FULL - len(path)
+        if not need:
+            make(node_key, node_hits, path, mine_now)
+            continue
+        row = list(mine_now)
         if need == 1:
             finish(0, node_key, node_hits, path)
-        elif need:
-            extend(0, need, node_key, node_hits, path)
         else:
-            make(node_key, node_hits, path)
+            extend(0, need, node_key, node_hits, path)
     extend = None  # type: ignore[assignment]  # a closure cycle (engine/__init__.py)
     return plays or None
 
@@ -394,6 +395,7 @@ def _units(
     units: list[_Unit] = []
     for o, cls in order:
         d = o - die
+        plain = _step(o, d, die, cls, PLAIN)
         units.append(
             (
                 o,
@@ -402,8 +404,8 @@ def _units(
                 _AT[cls][d] - _AT[cls][o],
                 index.get((d, cls), len(order)),
                 op[d] != 0,
-                _step(o, d, die, cls, PLAIN),
-                _step(o, d, die, cls, HIT),
+                plain,
+                _step(o, d, die, cls, HIT) if op[d] else plain,  # (no blot: never hits)
             )
         )
     return units, [reached[key] for key in order] + [0], index
