@@ -27,9 +27,10 @@ one of two groups:
   checker moving on, a point joined or freed, a guard's capture).  The
   mover's checkers then differ from the start on at most three slots, so
   no such board is an apart one.  Where every step of the start, and every
-  checker's move on with the other die, only moves a checker or hits a blot
-  (`_chains`: most positions), they too are made from the start's steps:
-  the pairs that share a point (of two onto one blot the first hits) and
+  checker's move on with the other die, only moves a checker, hits a blot
+  or attacks a lone guard (`_chains`: most positions), they too are made
+  from the start's steps: the pairs that share a point (of two onto one
+  blot the first hits; of two onto a lone guard the second captures) and
   each checker's two steps, kept once where a chain through a point of its
   own class meets a pair.  Elsewhere they are found by playing each first
   step of either die and listing the other die's steps at its points, and
@@ -97,6 +98,7 @@ _Row = tuple[int, ...]
 _MOVES_ONLY: Final = 0  # it moves a checker, nothing else
 _HITS_BLOT: Final = 1  # and sends a blot to the bar (freeing nothing)
 _OTHER: Final = 2  # pins, captures, frees or releases a checker
+_ATTACKS: Final = 3  # lands first on a lone guard (it never ends a play)
 # A step: origin, class, destination, effect.
 _Move = tuple[int, int, int, str]
 # A tabled step: origin, class, destination, effect, its points as bits,
@@ -180,6 +182,8 @@ def _table(
             kind = _MOVES_ONLY
         elif effect is HIT and not pm[d]:
             kind = _HITS_BLOT
+        elif effect is ATTACK:
+            kind = _ATTACKS
         else:
             kind = _OTHER
         ends = effect is not ATTACK and (
@@ -282,8 +286,9 @@ def two_dice_plays(position: SoldiersPosition, a: int, b: int) -> list[SoldierPl
             row[d1] -= one1
 
     # Where every step (and every checker's move on with the other die)
-    # only moves a checker or hits a blot, the plays whose steps share a
-    # point are made straight from the start's steps too (`_chains`).
+    # only moves a checker, hits a blot or attacks a lone guard, the plays
+    # whose steps share a point are made straight from the start's steps
+    # too (`_chains`).
     chains = None if bar else _chains(me, op, pm, po, seconds_a, seconds_b, b, a)
     seen: set[int] = set()  # the keys of plays that more than one pair gives
 
@@ -440,13 +445,23 @@ def two_dice_plays(position: SoldiersPosition, a: int, b: int) -> list[SoldierPl
                 _undo(me, op, pm, po, o1, c1, d1, e1, done1)
 
     if chains is not None:
-        for key, hits, steps, o, cls, d in chains:
+        for key, hits, steps, o, cls, d in chains[0]:
             one = ONE[cls]
             row[o] -= one
             row[d] += one
             made(key << 25 | hits, steps, hits)
             row[o] += one
             row[d] -= one
+        for o1, c1, o2, c2, guard, steps in chains[1]:
+            # two checkers onto a lone guard: no other pair or chain lands
+            # both there (an attacker alone ends no play and goes no further)
+            row[o1] -= ONE[c1]
+            row[o2] -= ONE[c2]
+            row[guard] += ONE[c1] + ONE[c2]
+            made(None, steps, 1 << guard)
+            row[o1] += ONE[c1]
+            row[o2] += ONE[c2]
+            row[guard] -= ONE[c1] + ONE[c2]
     else:
         follow(firsts_a, b, False)
         follow(firsts_b, a, True)
@@ -467,6 +482,9 @@ def two_dice_plays(position: SoldiersPosition, a: int, b: int) -> list[SoldierPl
 # A checker using both dice: its change to my part of the board key, the
 # blots it hits (bit by point), its two steps, its origin, class and end.
 _Chain = tuple[int, int, tuple[SoldierStep, SoldierStep], int, int, int]
+# Two checkers onto a lone guard: the attacker's origin and class, the
+# capturer's, the guard's point, and the two steps.
+_Capture = tuple[int, int, int, int, int, tuple[SoldierStep, SoldierStep]]
 
 
 def _chains(
@@ -478,23 +496,44 @@ def _chains(
     steps_b: list[_Entry],
     b: int,
     a: int,
-) -> list[_Chain] | None:
+) -> tuple[list[_Chain], list[_Capture]] | None:
     """Each checker's step of one die followed by its step of the other
     (``steps_a``: the start's steps of die ``a``; the general walks both
-    ways), where that is all that is left to make: every step of the start
-    and every such second step only moves a checker or hits a blot (no
-    pin, attack, capture, or checker freed or released), and no point
-    holding a pin can be left empty by two checkers.  Then a step does the
-    same whichever comes first, bar one: of two onto one blot, the first
-    hits.  None where that does not hold."""
+    ways), and the captures of a lone guard by a step of each die, where
+    that is all that is left to make: every step of the start and every
+    such second step only moves a checker, hits a blot or attacks a lone
+    guard (no pin, or checker freed or released), and no point holding a
+    pin can be left empty by two checkers.  Then a step does the same
+    whichever comes first, bar two: of two onto one blot the first hits,
+    and of two onto a lone guard the first attacks and the second
+    captures (a first attacker moves no further, and alone ends no play).
+    None where that does not hold, or where a capture would free a checker
+    of mine pinned under the guard."""
     if _OTHER in map(_KIND, steps_a) or _OTHER in map(_KIND, steps_b):
         return None
     if any(po) and any(po[q] and me[q] % 31 == 2 for q in range(1, BAR)):
         return None
     out: list[_Chain] = []
+    attacks: dict[int, list[_Entry]] = {}  # die a's attacks, by the guard's point
+    captures: list[_Capture] = []
     for steps, die in ((steps_a, b), (steps_b, a)):
         odd = die & 1
-        for o, cls, d1, e1, _, _, _, step1 in steps:
+        for entry in steps:
+            o, cls, d1, e1, _, _, _, step1 = entry
+            if e1 is ATTACK:
+                if pm[d1]:
+                    return None  # the capture would free my checker pinned there
+                if die == b:  # a step of die a
+                    attacks.setdefault(d1, []).append(entry)
+                else:  # a step of die b onto a guard a step of die a reaches
+                    for o1, c1, _, _, _, _, _, attack in attacks.get(d1, ()):
+                        if c1 == GENERAL and d1 > o1:
+                            # the general's step back hits only as the capture
+                            pair = (step1, _step(o1, d1, a, c1, CAPTURE))
+                        else:  # the larger die's attack first
+                            pair = (attack, _step(o, d1, b, cls, CAPTURE))
+                        captures.append((o1, c1, o, cls, d1, pair))
+                continue  # a first attacker moves no further
             if cls == GENERAL:
                 ends: tuple[int, ...] = (d1 - die, d1 + die)
             elif (cls == EVEN and odd) or (cls == ODD and not odd):
@@ -505,8 +544,8 @@ def _chains(
                 if not 0 < d <= 24:
                     continue  # nothing is borne off in these positions
                 effect = _landing(me, op, pm, d, cls) if op[d] else PLAIN
-                if effect is None:
-                    continue
+                if effect is None or effect is ATTACK:
+                    continue  # closed, or an attacker left alone
                 if effect is not PLAIN and (effect is not HIT or pm[d]):
                     return None
                 hits = (e1 is HIT) << d1 | (effect is HIT) << d
@@ -522,7 +561,7 @@ def _chains(
                         d,
                     )
                 )
-    return out
+    return out, captures
 
 
 def _entering(position: SoldiersPosition, a: int, b: int) -> list[SoldierPlay]:

@@ -7,9 +7,11 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine.soldiers import twodice
 from engine.soldiers.army import GENERAL, GUARD
 from engine.soldiers.movegen import (
     ATTACK,
@@ -19,6 +21,7 @@ from engine.soldiers.movegen import (
     SoldierPlay,
     searched_plays,
 )
+from engine.soldiers.notation import format_play
 from engine.soldiers.plays import legal_plays
 from engine.soldiers.state import ONE, SoldiersPosition
 from engine.soldiers.twodice import _comes_home, two_dice_plays
@@ -209,3 +212,39 @@ def test_a_bear_off_is_within_reach_only_where_one_die_brings_the_last_checker_h
         for a, b in ROLLS:
             assert _same(pos(text), a, b, seen) is True, (text, a, b)
     assert seen["entry"] > 0 and seen["plain"] > 0
+
+
+def test_a_lone_guard_reached_by_a_step_of_each_die_is_captured_from_the_start_steps(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Black's lone guard on white's 20, reached by a 4 and by a 3: one lands
+    # first (the attack) and the other captures.  Where the other steps only
+    # move or hit, the captures are made from the start's steps (`_chains`
+    # lists them) rather than by playing each first step; the general may
+    # step back onto the guard only as the capture, so with its step back
+    # on the larger die the smaller die attacks first.
+    black = "B: G5 P24x2 P13x4 P7x3 P6x5 | W"
+    listed: list[object] = []
+    original = twodice._chains
+
+    def chains(*args: object) -> object:
+        found = original(*args)  # type: ignore[arg-type]
+        listed.append(found)
+        return found
+
+    monkeypatch.setattr(twodice, "_chains", chains)
+    for white, written, steps in (
+        ("W: P24 P23", "24/20 23/20*", ((24, 4, ATTACK), (23, 3, CAPTURE))),
+        ("W: P24 K17", "24/20 K17/20*", ((24, 4, ATTACK), (17, 3, CAPTURE))),
+        ("W: P23 K16", "23/20 K16/20*", ((23, 3, ATTACK), (16, 4, CAPTURE))),
+    ):
+        position = pos(f"{white} P13x4 P8x3 P6x5 | {black}")
+        listed.clear()
+        found = two_dice_plays(position, 4, 3)
+        assert found is not None
+        assert _texts(found) == _texts(searched_plays(position, (4, 3)))
+        assert all(legal_path(position, play) for play in found)
+        captures = [play for play in found if any(s.effect == CAPTURE for s in play.steps)]
+        assert [format_play(play) for play in captures] == [written]
+        assert [(s.origin, s.die, s.effect) for s in captures[0].steps] == list(steps)
+        assert listed and listed[0] is not None and len(listed[0][1]) == 1  # type: ignore[index]
