@@ -116,8 +116,9 @@ def journey_plays(position: SoldiersPosition, die: int) -> list[SoldierPlay] | N
         return None
     walked, entering = found
     units, counts, index = _units(me0, op0, walked, entering, die)
-    # where the general began: free (25: on the bar), else pinned, else none
-    general = next((q for q in range(1, BAR + 1) if me0[q] & 31), 0)
+    # where the general began: free (25: on the bar; a free general is
+    # always walked), else pinned, else none
+    general = next((q for q, cls in walked if cls == GENERAL), 0)
     if not general and GENERAL + 1 in pm0:
         general = pm0.index(GENERAL + 1)
     nodes = _walk(me0, op0, pm0, po0, die, walked, entering, general)
@@ -139,7 +140,8 @@ def journey_plays(position: SoldiersPosition, die: int) -> list[SoldierPlay] | N
     stopping = [
         (q, cls) for q, cls in walked if cls != GENERAL and not (q == BAR and cls in entering)
     ]
-    stopping += [(q, pm0[q] - 1) for q in range(1, BAR) if pm0[q]]
+    if any(pm0):
+        stopping += [(q, pm0[q] - 1) for q in range(1, BAR) if pm0[q]]
     mixed = any((q - k * die, cls) in index for q, cls in stopping for k in range(_FULL))
     walk_hits = 0
     for node in nodes:

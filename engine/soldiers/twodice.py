@@ -26,12 +26,13 @@ one of two groups:
 - **together**: the second step leaves or lands on a point of the first (a
   checker moving on, a point joined or freed, a guard's capture).  The
   mover's checkers then differ from the start on at most three slots, so
-  no such board is an apart one.  Where every step of the start, and every
-  checker's move on with the other die, only moves a checker, hits a blot
-  or attacks a lone guard (`_chains`: most positions), they too are made
-  from the start's steps: the pairs that share a point (of two onto one
-  blot the first hits; of two onto a lone guard the second captures) and
-  each checker's two steps, kept once where a chain through a point of its
+  no such board is an apart one.  Where every step of the start only
+  moves a checker, hits a blot, pins one or attacks a lone guard, and every
+  checker's move on with the other die only moves it or hits a blot
+  (`_chains`: most positions), they too are made from the start's steps:
+  the pairs that share a point (of two onto one blot the first hits or
+  pins it; of two onto a lone guard the second captures) and each
+  checker's two steps, kept once where a chain through a point of its
   own class meets a pair.  Elsewhere they are found by playing each first
   step of either die and listing the other die's steps at its points, and
   kept one per board (the larger die's order first).
@@ -73,6 +74,7 @@ from engine.soldiers.movegen import (
     CAPTURE,
     HIT,
     HOME,
+    PIN,
     PLAIN,
     SoldierPlay,
     SoldierStep,
@@ -91,14 +93,15 @@ from engine.soldiers.movegen import (
     do_step,
     undo_step,
 )
-from engine.soldiers.state import LONE_GUARD, ONE, SoldiersPosition
+from engine.soldiers.state import LONE, LONE_GUARD, ONE, SoldiersPosition
 
 _Row = tuple[int, ...]
 # How a step changes the board, for making the rows of an apart play:
 _MOVES_ONLY: Final = 0  # it moves a checker, nothing else
 _HITS_BLOT: Final = 1  # and sends a blot to the bar (freeing nothing)
-_OTHER: Final = 2  # pins, captures, frees or releases a checker
+_OTHER: Final = 2  # captures, frees or releases a checker, or hits a blot that frees one
 _ATTACKS: Final = 3  # lands first on a lone guard (it never ends a play)
+_PINS: Final = 4  # a druid onto a blot, which it pins
 # A step: origin, class, destination, effect.
 _Move = tuple[int, int, int, str]
 # A tabled step: origin, class, destination, effect, its points as bits,
@@ -184,6 +187,8 @@ def _table(
             kind = _HITS_BLOT
         elif effect is ATTACK:
             kind = _ATTACKS
+        elif effect is PIN:
+            kind = _PINS
         else:
             kind = _OTHER
         ends = effect is not ATTACK and (
@@ -252,7 +257,7 @@ def two_dice_plays(position: SoldiersPosition, a: int, b: int) -> list[SoldierPl
                     continue
                 if not ends2:
                     continue
-                if kind1 is _OTHER or kind2 is _OTHER:
+                if kind1 > _HITS_BLOT or kind2 > _HITS_BLOT:
                     # a step that pins, captures, frees or releases: stepped on the slots
                     add(_play(position, me, op, pm, po, (first, second)))
                     continue
@@ -285,33 +290,40 @@ def two_dice_plays(position: SoldiersPosition, a: int, b: int) -> list[SoldierPl
             row[o1] += one1
             row[d1] -= one1
 
-    # Where every step (and every checker's move on with the other die)
-    # only moves a checker, hits a blot or attacks a lone guard, the plays
-    # whose steps share a point are made straight from the start's steps
-    # too (`_chains`).
+    # Where every step only moves a checker, hits or pins a blot or attacks
+    # a lone guard (and every checker's move on with the other die only
+    # moves it or hits a blot), the plays whose steps share a point are
+    # made straight from the start's steps too (`_chains`).
     chains = None if bar else _chains(me, op, pm, po, seconds_a, seconds_b, b, a)
     seen: set[int] = set()  # the keys of plays that more than one pair gives
 
-    def made(key: int | None, steps: tuple[SoldierStep, SoldierStep], hits: int) -> None:
-        """A play whose rows stand in ``row`` (mine) and ``hits`` (the
-        blots hit, by point), unless its ``key`` was made before (None:
-        no other pair or chain can make it)."""
+    def made(
+        key: int | None, steps: tuple[SoldierStep, SoldierStep], hits: int, pins: int = 0
+    ) -> None:
+        """A play whose rows stand in ``row`` (mine), ``hits`` (the blots
+        hit, by point) and ``pins`` (the blots a druid pinned), unless its
+        ``key`` was made before (None: no other pair or chain can make it)."""
         if key is not None:
             if key in seen:
                 return
             seen.add(key)
-        theirs = hit_rows.get(hits) if hits else their_free
-        if theirs is None:
-            changed = list(their_free)
-            for q in range(1, BAR):
-                if hits >> q & 1:
-                    changed[BAR] += changed[25 - q]
-                    changed[25 - q] = 0
-            theirs = hit_rows[hits] = tuple(changed)
+        pinned = same_pins
+        if pins:
+            theirs, pinned = _pinned_rows(their_free, their_pins, pm0, white, hits, pins)
+        else:
+            known = hit_rows.get(hits) if hits else their_free
+            if known is None:
+                changed = list(their_free)
+                for q in range(1, BAR):
+                    if hits >> q & 1:
+                        changed[BAR] += changed[25 - q]
+                        changed[25 - q] = 0
+                known = hit_rows[hits] = tuple(changed)
+            theirs = known
         mine = tuple(row)
         built = new(SoldiersPosition)  # the opponent to move
         set_free(built, (mine, theirs) if white else (theirs, mine))
-        set_pinned(built, same_pins)
+        set_pinned(built, pinned)
         set_turn(built, turn)
         play = new(SoldierPlay)
         set_steps(play, steps)
@@ -321,15 +333,35 @@ def two_dice_plays(position: SoldiersPosition, a: int, b: int) -> list[SoldierPl
     def overlap(first: _Entry, second: _Entry) -> None:
         """A pair of the start's steps that share a point, the first one
         played on ``row``: two checkers from one point, two onto one point
-        (the first lander hits a blot there), or one leaving or landing on
-        where the other landed or left."""
+        (the first lander hits or pins a blot there), or one leaving or
+        landing on where the other landed or left."""
         o1, c1, d1, e1, _, _, _, step1 = first
         o2, c2, d2, e2, _, _, _, step2 = second
+        pins = (e1 is PIN) << d1 | (e2 is PIN) << d2
         if o1 == o2:
             if c1 == c2 and me0[o1] >> 5 * c1 & 31 < 2:
                 return  # one checker: a chain
             hits = (e1 is HIT) << d1 | (e2 is HIT) << d2
             steps = (step1, step2)
+        elif d1 == d2 and pins:
+            # a druid and another checker onto one blot: the first lander
+            # pins it (a druid) or hits it, and the second lands on my point
+            one2 = ONE[c2]
+            row[o2] -= one2
+            row[d2] += one2
+            if e1 is PIN and e2 is PIN:  # two druids: pinned whichever comes first
+                made(None, (step1, _step(o2, d2, b, c2, PLAIN)), 0, pins)
+            else:
+                pinning, hitting = (first, second) if e1 is PIN else (second, first)
+                o_p, c_p, _, _, _, _, _, pin_step = pinning
+                o_h, c_h, _, _, _, _, _, hit_step = hitting
+                die_p, die_h = (a, b) if e1 is PIN else (b, a)
+                if not (c_h == GENERAL and d1 > o_h):  # (a general's step back must hit)
+                    made(None, (pin_step, _step(o_h, d1, die_h, c_h, PLAIN)), 0, pins)
+                made(None, (hit_step, _step(o_p, d1, die_p, c_p, PLAIN)), 1 << d1)
+            row[o2] += one2
+            row[d2] -= one2
+            return
         elif d1 == d2:
             hits = (e1 is HIT) << d1
             if e1 is HIT:  # the first lander hits: the general if it is one of them
@@ -345,10 +377,10 @@ def two_dice_plays(position: SoldiersPosition, a: int, b: int) -> list[SoldierPl
         one2 = ONE[c2]
         row[o2] -= one2
         row[d2] += one2
-        if c1 == c2 and (o2 == d1 or d2 == o1):  # a chain's position: kept once
+        if c1 == c2 and (o2 == d1 or d2 == o1) and not pins:  # a chain's position: kept once
             made((_AT[c1][d1] - _AT[c1][o1] + _AT[c2][d2] - _AT[c2][o2]) << 25 | hits, steps, hits)
         else:
-            made(None, steps, hits)
+            made(None, steps, hits, pins)
         row[o2] += one2
         row[d2] -= one2
 
@@ -500,15 +532,17 @@ def _chains(
     """Each checker's step of one die followed by its step of the other
     (``steps_a``: the start's steps of die ``a``; the general walks both
     ways), and the captures of a lone guard by a step of each die, where
-    that is all that is left to make: every step of the start and every
-    such second step only moves a checker, hits a blot or attacks a lone
-    guard (no pin, or checker freed or released), and no point holding a
-    pin can be left empty by two checkers.  Then a step does the same
-    whichever comes first, bar two: of two onto one blot the first hits,
-    and of two onto a lone guard the first attacks and the second
-    captures (a first attacker moves no further, and alone ends no play).
-    None where that does not hold, or where a capture would free a checker
-    of mine pinned under the guard."""
+    that is all that is left to make: every step of the start only moves
+    a checker, hits a blot, pins one (a druid) or attacks a lone guard (no
+    checker freed or released), every such second step only moves a
+    checker or hits a blot, and no point holding a pin can be left empty
+    by two checkers.  Then a step does the same whichever comes first, bar
+    these: of two onto one blot the first hits (or, a druid, pins) it; of
+    two onto a lone guard the first attacks and the second captures (a
+    first attacker moves no further, and alone ends no play); and a druid
+    that pins and moves on releases the blot (the pin lasts only while a
+    checker of mine holds the point).  None where that does not hold, or
+    where a capture would free a checker of mine pinned under the guard."""
     if _OTHER in map(_KIND, steps_a) or _OTHER in map(_KIND, steps_b):
         return None
     if any(po) and any(po[q] and me[q] % 31 == 2 for q in range(1, BAR)):
@@ -562,6 +596,24 @@ def _chains(
                     )
                 )
     return out, captures
+
+
+def _pinned_rows(
+    their_free: _Row, their_pins: _Row, my_pins: _Row, white: bool, hits: int, pins: int
+) -> tuple[_Row, tuple[_Row, _Row]]:
+    """The opponent's free row (its numbering) with the blots on my points
+    ``hits`` on its bar and those on ``pins`` pinned by a druid of mine, and
+    both sides' pin rows (white's first)."""
+    free, pinned = list(their_free), list(their_pins)
+    for q in range(1, BAR):
+        if hits >> q & 1:
+            free[BAR] += free[25 - q]
+            free[25 - q] = 0
+        elif pins >> q & 1:
+            pinned[25 - q] = LONE[free[25 - q]] + 1  # the blot's class, + 1
+            free[25 - q] = 0
+    held = tuple(pinned)
+    return tuple(free), ((my_pins, held) if white else (held, my_pins))
 
 
 def _entering(position: SoldiersPosition, a: int, b: int) -> list[SoldierPlay]:

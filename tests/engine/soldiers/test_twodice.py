@@ -25,7 +25,7 @@ from engine.soldiers.notation import format_play
 from engine.soldiers.plays import legal_plays
 from engine.soldiers.state import ONE, SoldiersPosition
 from engine.soldiers.twodice import _comes_home, two_dice_plays
-from tests.engine.soldiers.helpers import against_search, legal_path, pos
+from tests.engine.soldiers.helpers import against_search, legal_path, pos, side_text
 from tests.engine.soldiers.test_properties import _random_position, game
 
 ROLLS = tuple((a, b) for a in range(2, 7) for b in range(1, a))
@@ -248,3 +248,36 @@ def test_a_lone_guard_reached_by_a_step_of_each_die_is_captured_from_the_start_s
         assert [format_play(play) for play in captures] == [written]
         assert [(s.origin, s.die, s.effect) for s in captures[0].steps] == list(steps)
         assert listed and listed[0] is not None and len(listed[0][1]) == 1  # type: ignore[index]
+
+
+def test_a_druid_and_another_checker_onto_one_blot_make_both_boards_from_the_start_steps(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Black's blot on white's 7, reached by the druid with the 4 and by a
+    # pawn (or the general) with the 2: the first lander decides, so the
+    # druid first pins it and the pawn joins, or the pawn first hits it and
+    # the druid joins.  A druid that pins and moves on releases the blot.
+    # The start's steps make all of it (`_chains` answers: no first step is
+    # played and its board read again).
+    listed: list[object] = []
+    original = twodice._chains
+
+    def chains(*args: object) -> object:
+        found = original(*args)  # type: ignore[arg-type]
+        listed.append(found)
+        return found
+
+    monkeypatch.setattr(twodice, "_chains", chains)
+    black = "B: P18 P24x2 P13x4 P8x3 P6x4 | W"
+    for other in ("P9 K24", "K9 P24"):
+        position = pos(f"W: D11 {other} G24 P13x4 P6x5 E6 O6 | {black}")
+        listed.clear()
+        found = two_dice_plays(position, 4, 2)
+        assert found is not None and listed and listed[0] is not None
+        assert _texts(found) == _texts(searched_plays(position, (4, 2)))
+        assert all(legal_path(position, play) for play in found)
+        black_after = {format_play(play): side_text(play.position.text(), 1) for play in found}
+        mover = other.split()[0][0] if other[0] == "K" else ""
+        assert black_after[f"D11/7* {mover}9/7"].startswith("P24x2 P18! ")  # pinned
+        assert black_after[f"D11/7 {mover}9/7*"].startswith("Pbar P24x2 ")  # hit
+        assert black_after["D11/7*/5"].startswith("P24x2 P18 ")  # released
