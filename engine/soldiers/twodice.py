@@ -298,18 +298,23 @@ def two_dice_plays(position: SoldiersPosition, a: int, b: int) -> list[SoldierPl
     seen: set[int] = set()  # the keys of plays that more than one pair gives
 
     def made(
-        key: int | None, steps: tuple[SoldierStep, SoldierStep], hits: int, pins: int = 0
+        key: int | None,
+        steps: tuple[SoldierStep, SoldierStep],
+        hits: int,
+        pins: int = 0,
+        released: int = 0,
     ) -> None:
         """A play whose rows stand in ``row`` (mine), ``hits`` (the blots
-        hit, by point) and ``pins`` (the blots a druid pinned), unless its
+        hit, by point), ``pins`` (the blots a druid pinned) and ``released``
+        (the points where my checkers holding a pin all left), unless its
         ``key`` was made before (None: no other pair or chain can make it)."""
         if key is not None:
             if key in seen:
                 return
             seen.add(key)
         pinned = same_pins
-        if pins:
-            theirs, pinned = _pinned_rows(their_free, their_pins, pm0, white, hits, pins)
+        if pins or released:
+            theirs, pinned = _pinned_rows(their_free, their_pins, pm0, white, hits, pins, released)
         else:
             known = hit_rows.get(hits) if hits else their_free
             if known is None:
@@ -338,11 +343,14 @@ def two_dice_plays(position: SoldiersPosition, a: int, b: int) -> list[SoldierPl
         o1, c1, d1, e1, _, _, _, step1 = first
         o2, c2, d2, e2, _, _, _, step2 = second
         pins = (e1 is PIN) << d1 | (e2 is PIN) << d2
+        released = 0
         if o1 == o2:
             if c1 == c2 and me0[o1] >> 5 * c1 & 31 < 2:
                 return  # one checker: a chain
             hits = (e1 is HIT) << d1 | (e2 is HIT) << d2
             steps = (step1, step2)
+            if po[o1] and me0[o1] % 31 == 2:
+                released = 1 << o1  # the two holding a pin both leave: it is free
         elif d1 == d2 and pins:
             # a druid and another checker onto one blot: the first lander
             # pins it (a druid) or hits it, and the second lands on my point
@@ -380,7 +388,7 @@ def two_dice_plays(position: SoldiersPosition, a: int, b: int) -> list[SoldierPl
         if c1 == c2 and (o2 == d1 or d2 == o1) and not pins:  # a chain's position: kept once
             made((_AT[c1][d1] - _AT[c1][o1] + _AT[c2][d2] - _AT[c2][o2]) << 25 | hits, steps, hits)
         else:
-            made(None, steps, hits, pins)
+            made(None, steps, hits, pins, released)
         row[o2] += one2
         row[d2] -= one2
 
@@ -534,18 +542,16 @@ def _chains(
     ways), and the captures of a lone guard by a step of each die, where
     that is all that is left to make: every step of the start only moves
     a checker, hits a blot, pins one (a druid) or attacks a lone guard (no
-    checker freed or released), every such second step only moves a
-    checker or hits a blot, and no point holding a pin can be left empty
-    by two checkers.  Then a step does the same whichever comes first, bar
-    these: of two onto one blot the first hits (or, a druid, pins) it; of
-    two onto a lone guard the first attacks and the second captures (a
-    first attacker moves no further, and alone ends no play); and a druid
-    that pins and moves on releases the blot (the pin lasts only while a
-    checker of mine holds the point).  None where that does not hold, or
+    checker freed, and no pin released by the last checker holding it),
+    and every such second step only moves a checker or hits a blot.  Then
+    a step does the same whichever comes first, bar these: of two onto one
+    blot the first hits (or, a druid, pins) it; of two onto a lone guard
+    the first attacks and the second captures (a first attacker moves no
+    further, and alone ends no play); and a pin ends when the last checker
+    holding it leaves, whether that is a druid that pinned and moves on or
+    the second of two holding one.  None where that does not hold, or
     where a capture would free a checker of mine pinned under the guard."""
     if _OTHER in map(_KIND, steps_a) or _OTHER in map(_KIND, steps_b):
-        return None
-    if any(po) and any(po[q] and me[q] % 31 == 2 for q in range(1, BAR)):
         return None
     out: list[_Chain] = []
     attacks: dict[int, list[_Entry]] = {}  # die a's attacks, by the guard's point
@@ -599,14 +605,24 @@ def _chains(
 
 
 def _pinned_rows(
-    their_free: _Row, their_pins: _Row, my_pins: _Row, white: bool, hits: int, pins: int
+    their_free: _Row,
+    their_pins: _Row,
+    my_pins: _Row,
+    white: bool,
+    hits: int,
+    pins: int,
+    released: int,
 ) -> tuple[_Row, tuple[_Row, _Row]]:
     """The opponent's free row (its numbering) with the blots on my points
-    ``hits`` on its bar and those on ``pins`` pinned by a druid of mine, and
-    both sides' pin rows (white's first)."""
+    ``hits`` on its bar, those on ``pins`` pinned by a druid of mine and
+    its checkers pinned on ``released`` free again, and both sides' pin
+    rows (white's first)."""
     free, pinned = list(their_free), list(their_pins)
     for q in range(1, BAR):
-        if hits >> q & 1:
+        if released >> q & 1:
+            free[25 - q] += ONE[pinned[25 - q] - 1]
+            pinned[25 - q] = 0
+        elif hits >> q & 1:
             free[BAR] += free[25 - q]
             free[25 - q] = 0
         elif pins >> q & 1:

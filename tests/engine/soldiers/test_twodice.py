@@ -281,3 +281,29 @@ def test_a_druid_and_another_checker_onto_one_blot_make_both_boards_from_the_sta
         assert black_after[f"D11/7* {mover}9/7"].startswith("P24x2 P18! ")  # pinned
         assert black_after[f"D11/7 {mover}9/7*"].startswith("Pbar P24x2 ")  # hit
         assert black_after["D11/7*/5"].startswith("P24x2 P18 ")  # released
+
+
+def test_the_two_checkers_holding_a_pin_both_leave_and_free_it_from_the_start_steps(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # White's druid and pawn on its 8 hold black's pawn pinned: each may
+    # leave with one die, and when both go the pin ends (the black pawn
+    # stays, free); one leaving alone keeps it.  The start's steps make it.
+    listed: list[object] = []
+    original = twodice._chains
+
+    def chains(*args: object) -> object:
+        found = original(*args)  # type: ignore[arg-type]
+        listed.append(found)
+        return found
+
+    monkeypatch.setattr(twodice, "_chains", chains)
+    position = pos("W: D8 P8 K24 G24 P13x4 P6x5 E6 O6 | B: P17! P24x2 P13x4 P7x3 P6x4 | W")
+    found = two_dice_plays(position, 4, 2)
+    assert found is not None and listed and listed[0] is not None
+    assert _texts(found) == _texts(searched_plays(position, (4, 2)))
+    assert all(legal_path(position, play) for play in found)
+    black_after = {format_play(play): side_text(play.position.text(), 1) for play in found}
+    for both in ("D8/4 8/6", "D8/6 8/4"):
+        assert black_after[both].startswith("P24x2 P17 ")  # free
+    assert black_after["13/11 D8/4"].startswith("P24x2 P17! ")  # still held by the pawn
