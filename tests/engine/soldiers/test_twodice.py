@@ -307,3 +307,28 @@ def test_the_two_checkers_holding_a_pin_both_leave_and_free_it_from_the_start_st
     for both in ("D8/4 8/6", "D8/6 8/4"):
         assert black_after[both].startswith("P24x2 P17 ")  # free
     assert black_after["13/11 D8/4"].startswith("P24x2 P17! ")  # still held by the pawn
+
+
+def test_a_druid_moving_on_onto_a_blot_pins_it_from_the_start_steps(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The druid on 11 plays 4-2 as one checker, by 7 or by 9, onto black's
+    # blot on white's 5, which it pins; the two ways make one play.
+    listed: list[object] = []
+    original = twodice._chains
+
+    def chains(*args: object) -> object:
+        found = original(*args)  # type: ignore[arg-type]
+        listed.append(found)
+        return found
+
+    monkeypatch.setattr(twodice, "_chains", chains)
+    position = pos("W: D11 D13 K24 G24 P13x3 P6x5 E6 O6 | B: P20 P24x2 P13x4 P8x3 P6x4 | W")
+    found = two_dice_plays(position, 4, 2)
+    assert found is not None and listed and listed[0] is not None
+    assert _texts(found) == _texts(searched_plays(position, (4, 2)))
+    assert all(legal_path(position, play) for play in found)
+    black_after = [
+        side_text(play.position.text(), 1) for play in found if format_play(play) == "D11/5*"
+    ]
+    assert len(black_after) == 1 and black_after[0].startswith("P24x2 P20! ")
