@@ -214,40 +214,51 @@ def test_a_bear_off_is_within_reach_only_where_one_die_brings_the_last_checker_h
     assert seen["entry"] > 0 and seen["plain"] > 0
 
 
+def _from_the_start_steps(
+    monkeypatch: pytest.MonkeyPatch, position: SoldiersPosition, a: int, b: int
+) -> tuple[list[SoldierPlay], object]:
+    """The plays of ``a``-``b`` where `_chains` answers (the plays whose
+    steps share a point made from the start's steps, no first step played
+    and its board read again), checked against the search with every path
+    legal; and what `_chains` answered."""
+    answers: list[object] = []
+    original = twodice._chains
+
+    def chains(*args: object) -> object:
+        found = original(*args)  # type: ignore[arg-type]
+        answers.append(found)
+        return found
+
+    monkeypatch.setattr(twodice, "_chains", chains)
+    found = two_dice_plays(position, a, b)
+    monkeypatch.undo()
+    assert found is not None and answers and answers[0] is not None
+    assert _texts(found) == _texts(searched_plays(position, (a, b)))
+    assert all(legal_path(position, play) for play in found)
+    return found, answers[0]
+
+
 def test_a_lone_guard_reached_by_a_step_of_each_die_is_captured_from_the_start_steps(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # Black's lone guard on white's 20, reached by a 4 and by a 3: one lands
     # first (the attack) and the other captures.  Where the other steps only
     # move or hit, the captures are made from the start's steps (`_chains`
-    # lists them) rather than by playing each first step; the general may
-    # step back onto the guard only as the capture, so with its step back
-    # on the larger die the smaller die attacks first.
+    # lists them); the general may step back onto the guard only as the
+    # capture, so with its step back on the larger die the smaller die
+    # attacks first.
     black = "B: G5 P24x2 P13x4 P7x3 P6x5 | W"
-    listed: list[object] = []
-    original = twodice._chains
-
-    def chains(*args: object) -> object:
-        found = original(*args)  # type: ignore[arg-type]
-        listed.append(found)
-        return found
-
-    monkeypatch.setattr(twodice, "_chains", chains)
     for white, written, steps in (
         ("W: P24 P23", "24/20 23/20*", ((24, 4, ATTACK), (23, 3, CAPTURE))),
         ("W: P24 K17", "24/20 K17/20*", ((24, 4, ATTACK), (17, 3, CAPTURE))),
         ("W: P23 K16", "23/20 K16/20*", ((23, 3, ATTACK), (16, 4, CAPTURE))),
     ):
         position = pos(f"{white} P13x4 P8x3 P6x5 | {black}")
-        listed.clear()
-        found = two_dice_plays(position, 4, 3)
-        assert found is not None
-        assert _texts(found) == _texts(searched_plays(position, (4, 3)))
-        assert all(legal_path(position, play) for play in found)
+        found, answer = _from_the_start_steps(monkeypatch, position, 4, 3)
         captures = [play for play in found if any(s.effect == CAPTURE for s in play.steps)]
         assert [format_play(play) for play in captures] == [written]
         assert [(s.origin, s.die, s.effect) for s in captures[0].steps] == list(steps)
-        assert listed and listed[0] is not None and len(listed[0][1]) == 1  # type: ignore[index]
+        assert len(answer[1]) == 1  # type: ignore[index]  # the capture, listed
 
 
 def test_a_druid_and_another_checker_onto_one_blot_make_both_boards_from_the_start_steps(
@@ -257,25 +268,10 @@ def test_a_druid_and_another_checker_onto_one_blot_make_both_boards_from_the_sta
     # pawn (or the general) with the 2: the first lander decides, so the
     # druid first pins it and the pawn joins, or the pawn first hits it and
     # the druid joins.  A druid that pins and moves on releases the blot.
-    # The start's steps make all of it (`_chains` answers: no first step is
-    # played and its board read again).
-    listed: list[object] = []
-    original = twodice._chains
-
-    def chains(*args: object) -> object:
-        found = original(*args)  # type: ignore[arg-type]
-        listed.append(found)
-        return found
-
-    monkeypatch.setattr(twodice, "_chains", chains)
     black = "B: P18 P24x2 P13x4 P8x3 P6x4 | W"
     for other in ("P9 K24", "K9 P24"):
         position = pos(f"W: D11 {other} G24 P13x4 P6x5 E6 O6 | {black}")
-        listed.clear()
-        found = two_dice_plays(position, 4, 2)
-        assert found is not None and listed and listed[0] is not None
-        assert _texts(found) == _texts(searched_plays(position, (4, 2)))
-        assert all(legal_path(position, play) for play in found)
+        found, _ = _from_the_start_steps(monkeypatch, position, 4, 2)
         black_after = {format_play(play): side_text(play.position.text(), 1) for play in found}
         mover = other.split()[0][0] if other[0] == "K" else ""
         assert black_after[f"D11/7* {mover}9/7"].startswith("P24x2 P18! ")  # pinned
@@ -288,21 +284,9 @@ def test_the_two_checkers_holding_a_pin_both_leave_and_free_it_from_the_start_st
 ) -> None:
     # White's druid and pawn on its 8 hold black's pawn pinned: each may
     # leave with one die, and when both go the pin ends (the black pawn
-    # stays, free); one leaving alone keeps it.  The start's steps make it.
-    listed: list[object] = []
-    original = twodice._chains
-
-    def chains(*args: object) -> object:
-        found = original(*args)  # type: ignore[arg-type]
-        listed.append(found)
-        return found
-
-    monkeypatch.setattr(twodice, "_chains", chains)
+    # stays, free); one leaving alone keeps it.
     position = pos("W: D8 P8 K24 G24 P13x4 P6x5 E6 O6 | B: P17! P24x2 P13x4 P7x3 P6x4 | W")
-    found = two_dice_plays(position, 4, 2)
-    assert found is not None and listed and listed[0] is not None
-    assert _texts(found) == _texts(searched_plays(position, (4, 2)))
-    assert all(legal_path(position, play) for play in found)
+    found, _ = _from_the_start_steps(monkeypatch, position, 4, 2)
     black_after = {format_play(play): side_text(play.position.text(), 1) for play in found}
     for both in ("D8/4 8/6", "D8/6 8/4"):
         assert black_after[both].startswith("P24x2 P17 ")  # free
@@ -314,20 +298,8 @@ def test_a_druid_moving_on_onto_a_blot_pins_it_from_the_start_steps(
 ) -> None:
     # The druid on 11 plays 4-2 as one checker, by 7 or by 9, onto black's
     # blot on white's 5, which it pins; the two ways make one play.
-    listed: list[object] = []
-    original = twodice._chains
-
-    def chains(*args: object) -> object:
-        found = original(*args)  # type: ignore[arg-type]
-        listed.append(found)
-        return found
-
-    monkeypatch.setattr(twodice, "_chains", chains)
     position = pos("W: D11 D13 K24 G24 P13x3 P6x5 E6 O6 | B: P20 P24x2 P13x4 P8x3 P6x4 | W")
-    found = two_dice_plays(position, 4, 2)
-    assert found is not None and listed and listed[0] is not None
-    assert _texts(found) == _texts(searched_plays(position, (4, 2)))
-    assert all(legal_path(position, play) for play in found)
+    found, _ = _from_the_start_steps(monkeypatch, position, 4, 2)
     black_after = [
         side_text(play.position.text(), 1) for play in found if format_play(play) == "D11/5*"
     ]
