@@ -82,6 +82,7 @@ from engine.soldiers.movegen import (
     attacker_waits,
     can_enter,
     do_step,
+    general_start,
     may_bear_off,
     undo_step,
 )
@@ -128,11 +129,7 @@ def doubles_plays(position: SoldiersPosition, die: int) -> list[SoldierPlay] | N
     generals = (sum(me0[1:]) & 31) + pm0.count(GENERAL + 1)
     if generals > 1:
         return None
-    general = 0
-    if generals:  # the only one: free (class 0, a slot's low five bits), else pinned
-        general = next((q for q in compress(range(1, BAR + 1), me0[1:]) if me0[q] & 31), 0)
-        if not general:
-            general = pm0.index(GENERAL + 1)
+    general = general_start(me0, pm0)
     their_free, their_pins = position.free[1 - side], position.pinned[1 - side]
     op0 = _MIRRORED(their_free)
     if attacker_waits(me0, op0):

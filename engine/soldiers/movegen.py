@@ -310,11 +310,20 @@ def attacker_waits(me: Sequence[int], op: Sequence[int]) -> bool:
         return False
     points = op[1:BAR]  # (a lone guard off or on the bar attacks nothing)
     at = -1
-    for _ in range(points.count(LONE_GUARD)):  # found by the row's own search, not a loop
+    for _ in range(points.count(LONE_GUARD)):  # (the row's own count and index find them)
         at = points.index(LONE_GUARD, at + 1)
         if me[at + 1]:
             return True
     return False
+
+
+def general_start(me: Sequence[int], pm: Sequence[int]) -> int:
+    """Where the mover's only general begins the turn: 25 on the bar, 0 if
+    it has none (``me``, ``pm``: its free and pinned rows)."""
+    for q in range(BAR, 0, -1):
+        if me[q] & 31:  # GENERAL is class 0: a slot's low five bits
+            return q  # free
+    return pm.index(GENERAL + 1) if GENERAL + 1 in pm else 0  # pinned, or none
 
 
 def may_bear_off(me: Sequence[int], die: int) -> bool:

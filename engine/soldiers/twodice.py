@@ -28,7 +28,7 @@ one of two groups:
   mover's checkers then differ from the start on at most three slots, so
   no such board is an apart one.  Where every step of the start only
   moves a checker, hits a blot, pins one or attacks a lone guard, and every
-  checker's move on with the other die only moves it or hits or pins a blot
+  checker's move on with the other die only moves it or hits a blot
   (`_chains`: most positions), they too are made from the start's steps:
   the pairs that share a point (of two onto one blot the first hits or
   pins it; of two onto a lone guard the second captures) and each
@@ -91,6 +91,7 @@ from engine.soldiers.movegen import (
     _steps,
     attacker_waits,
     do_step,
+    general_start,
     undo_step,
 )
 from engine.soldiers.state import LONE, LONE_GUARD, ONE, SoldiersPosition
@@ -292,8 +293,8 @@ def two_dice_plays(position: SoldiersPosition, a: int, b: int) -> list[SoldierPl
 
     # Where every step only moves a checker, hits or pins a blot or attacks
     # a lone guard (and every checker's move on with the other die only
-    # moves it or hits or pins a blot), the plays whose steps share a point
-    # are made straight from the start's steps too (`_chains`).
+    # moves it or hits a blot), the plays whose steps share a point are
+    # made straight from the start's steps too (`_chains`).
     chains = None if bar else _chains(me, op, pm, po, seconds_a, seconds_b, b, a)
     seen: set[int] = set()  # the keys of plays that more than one pair gives
 
@@ -385,9 +386,8 @@ def two_dice_plays(position: SoldiersPosition, a: int, b: int) -> list[SoldierPl
         one2 = ONE[c2]
         row[o2] -= one2
         row[d2] += one2
-        if c1 == c2 and (o2 == d1 or d2 == o1):  # a chain's position: kept once
-            key = _AT[c1][d1] - _AT[c1][o1] + _AT[c2][d2] - _AT[c2][o2]
-            made((key << 25 | pins) << 25 | hits, steps, hits, pins)
+        if c1 == c2 and (o2 == d1 or d2 == o1) and not pins:  # a chain's position: kept once
+            made((_AT[c1][d1] - _AT[c1][o1] + _AT[c2][d2] - _AT[c2][o2]) << 25 | hits, steps, hits)
         else:
             made(None, steps, hits, pins, released)
         row[o2] += one2
@@ -486,11 +486,11 @@ def two_dice_plays(position: SoldiersPosition, a: int, b: int) -> list[SoldierPl
                 _undo(me, op, pm, po, o1, c1, d1, e1, done1)
 
     if chains is not None:
-        for key, hits, pins, steps, o, cls, d in chains[0]:
+        for key, hits, steps, o, cls, d in chains[0]:
             one = ONE[cls]
             row[o] -= one
             row[d] += one
-            made((key << 25 | pins) << 25 | hits, steps, hits, pins)
+            made(key << 25 | hits, steps, hits)
             row[o] += one
             row[d] -= one
         for o1, c1, o2, c2, guard, steps in chains[1]:
@@ -521,9 +521,8 @@ def two_dice_plays(position: SoldiersPosition, a: int, b: int) -> list[SoldierPl
 
 
 # A checker using both dice: its change to my part of the board key, the
-# blots it hits and pins (bits by point), its two steps, its origin, class
-# and end.
-_Chain = tuple[int, int, int, tuple[SoldierStep, SoldierStep], int, int, int]
+# blots it hits (bit by point), its two steps, its origin, class and end.
+_Chain = tuple[int, int, tuple[SoldierStep, SoldierStep], int, int, int]
 # Two checkers onto a lone guard: the attacker's origin and class, the
 # capturer's, the guard's point, and the two steps.
 _Capture = tuple[int, int, int, int, int, tuple[SoldierStep, SoldierStep]]
@@ -545,8 +544,7 @@ def _chains(
     that is all that is left to make: every step of the start only moves
     a checker, hits a blot, pins one (a druid) or attacks a lone guard (no
     checker freed, and no pin released by the last checker holding it),
-    and every such second step only moves a checker, hits a blot (freeing
-    nothing) or pins one.  Then
+    and every such second step only moves a checker or hits a blot.  Then
     a step does the same whichever comes first, bar these: of two onto one
     blot the first hits (or, a druid, pins) it; of two onto a lone guard
     the first attacks and the second captures (a first attacker moves no
@@ -589,8 +587,8 @@ def _chains(
                 effect = _landing(me, op, pm, d, cls) if op[d] else PLAIN
                 if effect is None or effect is ATTACK:
                     continue  # closed, or an attacker left alone
-                if effect is HIT and pm[d]:
-                    return None  # the hit frees a checker of mine
+                if effect is not PLAIN and (effect is not HIT or pm[d]):
+                    return None
                 hits = (e1 is HIT) << d1 | (effect is HIT) << d
                 if cls == GENERAL and d > o and not hits:
                     continue  # the general behind its start without a hit
@@ -598,7 +596,6 @@ def _chains(
                     (
                         _AT[cls][d] - _AT[cls][o],
                         hits,
-                        (effect is PIN) << d,  # (a druid's pin on the way is released)
                         (step1, _step(d1, d, die, cls, effect)),
                         o,
                         cls,
@@ -732,17 +729,6 @@ def _exact(position: SoldiersPosition) -> bool:
     return LONE_GUARD not in theirs or not attacker_waits(me0, _MIRRORED(theirs))
 
 
-def _general_start(position: SoldiersPosition) -> int:
-    """Where the mover's only general began the turn: 25 on the bar (where
-    it may end anywhere), 0 if it has none."""
-    me0 = position.free[position.turn]
-    for q in range(BAR, 0, -1):
-        if me0[q] & 31:  # GENERAL is class 0
-            return q  # free
-    pm0 = position.pinned[position.turn]
-    return pm0.index(GENERAL + 1) if GENERAL + 1 in pm0 else 0  # pinned, or none
-
-
 def _bearing_off(position: SoldiersPosition, a: int, b: int) -> list[SoldierPlay] | None:
     """The legal plays of dice ``a > b`` where a bear-off may come within
     reach this turn: each first step of either die (the search's own list,
@@ -751,7 +737,7 @@ def _bearing_off(position: SoldiersPosition, a: int, b: int) -> list[SoldierPlay
     board is read afresh after the first step, since a bear-off depends on
     every checker.  Bearing off the side's last checker is a whole play.
     None where no play uses both dice."""
-    general = _general_start(position)
+    general = general_start(position.free[position.turn], position.pinned[position.turn])
     side = position.turn
     me0 = position.free[side]
     pm0 = position.pinned[side]

@@ -293,13 +293,14 @@ def test_the_two_checkers_holding_a_pin_both_leave_and_free_it_from_the_start_st
     assert black_after["13/11 D8/4"].startswith("P24x2 P17! ")  # still held by the pawn
 
 
-def test_a_druid_moving_on_onto_a_blot_pins_it_from_the_start_steps(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_a_druid_moving_on_onto_a_blot_pins_it() -> None:
     # The druid on 11 plays 4-2 as one checker, by 7 or by 9, onto black's
     # blot on white's 5, which it pins; the two ways make one play.
     position = pos("W: D11 D13 K24 G24 P13x3 P6x5 E6 O6 | B: P20 P24x2 P13x4 P8x3 P6x4 | W")
-    found, _ = _from_the_start_steps(monkeypatch, position, 4, 2)
+    found = two_dice_plays(position, 4, 2)
+    assert found is not None
+    assert _texts(found) == _texts(searched_plays(position, (4, 2)))
+    assert all(legal_path(position, play) for play in found)
     black_after = [
         side_text(play.position.text(), 1) for play in found if format_play(play) == "D11/5*"
     ]
