@@ -119,7 +119,9 @@ def position_dict(position: Position) -> dict[str, Any]:
 
 
 def _jsonable(value: object) -> Any:
-    if isinstance(value, tuple | list):
+    # Plain tuples and lists only: a value type that is a tuple underneath
+    # (Soldiers' class-aware position, a named tuple) writes its own text.
+    if isinstance(value, tuple | list) and type(value) in (tuple, list):
         return [_jsonable(v) for v in value]
     if value is None or isinstance(value, bool | int | str):
         return value

@@ -60,7 +60,6 @@ from engine.rules.board import BAR, BLACK, OFF, WHITE
 from engine.soldiers.army import CHECKERS, DRUID, GENERAL
 from engine.soldiers.movegen import (
     _AT,
-    _BUILDERS,
     _BY_RANK,
     _EFFECT_CODE,
     _MIRRORED,
@@ -77,6 +76,7 @@ from engine.soldiers.movegen import (
     PLAIN,
     SoldierPlay,
     SoldierStep,
+    _make,
     _movable,
     _step,
     attacker_waits,
@@ -699,23 +699,17 @@ def doubles_plays(position: SoldiersPosition, die: int) -> list[SoldierPlay] | N
     white = side == WHITE
     turn = BLACK if white else WHITE
     same_pins = (pm0, their_pins) if white else (their_pins, pm0)
-    # bound once: this loop makes every play (thousands a second)
-    new, set_free, set_pinned, set_turn, set_steps, set_position = _BUILDERS
+    new = _make  # bound once: the loops below make every play
     for found in results.values():
         if isinstance(found, int):
             continue  # a shorter play's place, kept while no whole play was known
         steps, mine, theirs, my_pins, pins = found
-        built = new(SoldiersPosition)  # the opponent to move
-        if pins is their_pins:
-            set_pinned(built, same_pins)
+        if pins is not their_pins:
+            pinned = (my_pins, pins) if white else (pins, my_pins)
         else:
-            set_pinned(built, (my_pins, pins) if white else (pins, my_pins))
-        set_free(built, (mine, theirs) if white else (theirs, mine))
-        set_turn(built, turn)
-        play = new(SoldierPlay)
-        set_steps(play, steps)
-        set_position(play, built)
-        add(play)
+            pinned = same_pins
+        free = (mine, theirs) if white else (theirs, mine)
+        add(new(SoldierPlay, (steps, new(SoldiersPosition, (free, pinned, turn)))))
     return plays
 
 

@@ -54,7 +54,6 @@ from engine.rules.board import BAR, BLACK, WHITE
 from engine.soldiers.army import CLASSES, DRUID, EVEN, GENERAL, ODD
 from engine.soldiers.movegen import (
     _AT,
-    _BUILDERS,
     _MIRRORED,
     _OP_SLOT,
     ATTACK,
@@ -64,6 +63,7 @@ from engine.soldiers.movegen import (
     SoldierPlay,
     SoldierStep,
     _landing,
+    _make,
     _step,
     can_enter,
     do_step,
@@ -152,7 +152,7 @@ def journey_plays(position: SoldiersPosition, die: int) -> list[SoldierPlay] | N
     # by the opponent's rows a walk leaves, then by the blots hit
     by_start: dict[int, _Theirs] = {0: (0, their_free, same_pins)}
     theirs_by_rows: dict[tuple[_Row, _Row, _Row], dict[int, _Theirs]] = {}
-    new, set_free, set_pinned, set_turn, set_steps, set_position = _BUILDERS
+    new = _make  # bound once: the loops below make every play
     last = len(units)
     # the board being completed: my row as the steps so far leave it, the
     # opponent's row in the mover's numbering and its `_Theirs` by blots hit
@@ -172,14 +172,8 @@ def journey_plays(position: SoldiersPosition, die: int) -> list[SoldierPlay] | N
             if board in seen:
                 return
             seen.add(board)
-        built = new(SoldiersPosition)  # the opponent to move
-        set_free(built, (mine, theirs[1]) if white else (theirs[1], mine))
-        set_pinned(built, theirs[2])
-        set_turn(built, turn)
-        play = new(SoldierPlay)
-        set_steps(play, steps)
-        set_position(play, built)
-        add(play)
+        free = (mine, theirs[1]) if white else (theirs[1], mine)  # the opponent to move
+        add(new(SoldierPlay, (steps, new(SoldiersPosition, (free, theirs[2], turn)))))
 
     def extend(first: int, need: int, key: int, hits: int, path: _Steps) -> None:
         """Each set of ``need`` independent steps from the units ``first``
@@ -234,14 +228,8 @@ def journey_plays(position: SoldiersPosition, die: int) -> list[SoldierPlay] | N
             mine = tuple(row)
             row[o] += one
             row[d] -= one
-            built = new(SoldiersPosition)  # the opponent to move
-            set_free(built, (mine, theirs[1]) if white else (theirs[1], mine))
-            set_pinned(built, theirs[2])
-            set_turn(built, turn)
-            play = new(SoldierPlay)
-            set_steps(play, (*path, step))
-            set_position(play, built)
-            add(play)
+            free = (mine, theirs[1]) if white else (theirs[1], mine)  # the opponent to move
+            add(new(SoldierPlay, ((*path, step), new(SoldiersPosition, (free, theirs[2], turn)))))
 
     for path, node_key, node_hits, mine_now, rows in nodes:
         # The blots the walk hit count with the steps' (a second lander

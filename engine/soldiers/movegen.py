@@ -41,9 +41,9 @@ times `legal_plays` against short nardy's generator on random game positions.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from operator import itemgetter
-from typing import Final
+from typing import Final, NamedTuple
 
 from engine.rules.board import BAR, BLACK, OFF, WHITE
 from engine.soldiers.army import CHECKERS, CLASSES, DRUID, EVEN, GENERAL, ODD
@@ -82,9 +82,9 @@ class SoldierStep:
         return self.effect in (HIT, CAPTURE)
 
 
-@dataclass(frozen=True, slots=True)
-class SoldierPlay:
-    """The steps of a turn and the position after it (the opponent to move)."""
+class SoldierPlay(NamedTuple):
+    """The steps of a turn and the position after it (the opponent to move);
+    a named tuple like `SoldiersPosition`, for the same reason."""
 
     steps: tuple[SoldierStep, ...]
     position: SoldiersPosition
@@ -107,25 +107,16 @@ def dice_moves(dice: Sequence[int]) -> tuple[int, ...]:
 # A row in the other side's numbering: points q <-> 25 - q, off and bar kept.
 _MIRRORED: Final = itemgetter(OFF, *range(24, 0, -1), BAR)
 
-# SoldiersPosition and SoldierPlay are frozen slotted dataclasses whose
-# __init__ only stores their fields: storing through the slots builds the
-# same objects for a fraction of the cost (thousands of results a second);
-# the check keeps that true if the classes change.
-if (
-    tuple(f.name for f in fields(SoldiersPosition)) != ("free", "pinned", "turn")
-    or tuple(f.name for f in fields(SoldierPlay)) != ("steps", "position")
-    or hasattr(SoldiersPosition, "__post_init__")
-    or hasattr(SoldierPlay, "__post_init__")
+# SoldiersPosition and SoldierPlay are named tuples: ``_make(cls, fields)``
+# builds one from its fields in order without the Python-level __new__
+# (one C call for what is most of the work per play: thousands a second);
+# the check keeps the fields' order true if the classes change.
+if SoldiersPosition._fields != ("free", "pinned", "turn") or SoldierPlay._fields != (
+    "steps",
+    "position",
 ):
     raise RuntimeError("engine.soldiers.movegen builds its results directly: update it")
-_new = object.__new__
-_set_free = vars(SoldiersPosition)["free"].__set__
-_set_pinned = vars(SoldiersPosition)["pinned"].__set__
-_set_turn = vars(SoldiersPosition)["turn"].__set__
-_set_steps = vars(SoldierPlay)["steps"].__set__
-_set_position = vars(SoldierPlay)["position"].__set__
-# all of them, for a loop that makes plays to bind as locals in one line
-_BUILDERS: Final = (_new, _set_free, _set_pinned, _set_turn, _set_steps, _set_position)
+_make: Final = tuple.__new__
 
 # Steps are immutable: each distinct one is built once and shared.
 _STEPS: dict[tuple[int, int, int, int, str], SoldierStep] = {}
@@ -163,16 +154,9 @@ def position_of(position: SoldiersPosition, side: int, st: State) -> SoldiersPos
     me, op, pm, po, _ = st
     of = _MIRRORED(op)
     opin = _MIRRORED(po)
-    built = _new(SoldiersPosition)
     if side == WHITE:
-        _set_free(built, (me, of))
-        _set_pinned(built, (pm, opin))
-        _set_turn(built, BLACK)
-    else:
-        _set_free(built, (of, me))
-        _set_pinned(built, (opin, pm))
-        _set_turn(built, WHITE)
-    return built
+        return _make(SoldiersPosition, ((me, of), (pm, opin), BLACK))
+    return _make(SoldiersPosition, ((of, me), (opin, pm), WHITE))
 
 
 def _landing(
@@ -683,19 +667,11 @@ def searched_plays(position: SoldiersPosition, dice: Sequence[int]) -> list[Sold
                 st = apply_step(st, step.origin, step.cls, step.dest, step.effect)
             rows = (st[0], _MIRRORED(st[1]), st[2], _MIRRORED(st[3]))
         mine, theirs, my_pins, their_pins = rows
-        built = _new(SoldiersPosition)  # the opponent to move
-        if side == WHITE:
-            _set_free(built, (mine, theirs))
-            _set_pinned(built, (my_pins, their_pins))
-            _set_turn(built, BLACK)
+        if side == WHITE:  # the opponent to move
+            built = ((mine, theirs), (my_pins, their_pins), BLACK)
         else:
-            _set_free(built, (theirs, mine))
-            _set_pinned(built, (their_pins, my_pins))
-            _set_turn(built, WHITE)
-        play = _new(SoldierPlay)
-        _set_steps(play, steps)
-        _set_position(play, built)
-        plays.append(play)
+            built = ((theirs, mine), (their_pins, my_pins), WHITE)
+        plays.append(_make(SoldierPlay, (steps, _make(SoldiersPosition, built))))
     return plays
 
 

@@ -21,8 +21,7 @@ unpinned before pinned, ``xN`` only for N > 1).  Errors are
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Final
+from typing import Final, NamedTuple
 
 from engine.errors import EngineError
 from engine.rules.board import BAR, BLACK, OFF, WHITE, Position
@@ -73,9 +72,12 @@ def mirror(q: int) -> int:
     return 25 - q if 1 <= q <= 24 else q
 
 
-@dataclass(frozen=True, slots=True)
-class SoldiersPosition:
-    """Both sides' checkers by class, their pins, and the side to move."""
+class SoldiersPosition(NamedTuple):
+    """Both sides' checkers by class, their pins, and the side to move.
+
+    A named tuple, not a dataclass: the generators make one for every play
+    (thousands a second), and a tuple is built in one call
+    (`engine.soldiers.movegen._make`)."""
 
     free: tuple[Row, Row]
     pinned: tuple[Row, Row]

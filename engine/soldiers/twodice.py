@@ -67,7 +67,6 @@ from engine.rules.board import BAR, BLACK, WHITE
 from engine.soldiers.army import CHECKERS, DRUID, EVEN, GENERAL, ODD
 from engine.soldiers.movegen import (
     _AT,
-    _BUILDERS,
     _MIRRORED,
     _MOVABLE,
     ATTACK,
@@ -80,13 +79,8 @@ from engine.soldiers.movegen import (
     SoldierStep,
     _landing,
     _landings,
+    _make,
     _movable,
-    _new,
-    _set_free,
-    _set_pinned,
-    _set_position,
-    _set_steps,
-    _set_turn,
     _step,
     _steps,
     attacker_waits,
@@ -240,7 +234,7 @@ def two_dice_plays(position: SoldiersPosition, a: int, b: int) -> list[SoldierPl
     same_pins = (pm0, their_pins) if white else (their_pins, pm0)
     row = list(me0)
     hit_rows: dict[int, _Row] = {}  # the opponent's row by the points hit (blots only)
-    new, set_free, set_pinned, set_turn, set_steps, set_position = _BUILDERS
+    new = _make  # bound once: the loops below make every play
 
     def apart(firsts: list[_Entry], seconds: list[_Entry], overlapping: bool) -> None:
         for first in firsts:
@@ -280,14 +274,9 @@ def two_dice_plays(position: SoldiersPosition, a: int, b: int) -> list[SoldierPl
                         theirs = hit_rows[hits] = tuple(changed)
                 else:
                     theirs = their_free
-                built = new(SoldiersPosition)  # the opponent to move
-                set_free(built, (mine, theirs) if white else (theirs, mine))
-                set_pinned(built, same_pins)
-                set_turn(built, turn)
-                play = new(SoldierPlay)
-                set_steps(play, (step1, step2))
-                set_position(play, built)
-                add(play)
+                free = (mine, theirs) if white else (theirs, mine)  # the opponent to move
+                built = new(SoldiersPosition, (free, same_pins, turn))
+                add(new(SoldierPlay, ((step1, step2), built)))
             row[o1] += one1
             row[d1] -= one1
 
@@ -327,14 +316,8 @@ def two_dice_plays(position: SoldiersPosition, a: int, b: int) -> list[SoldierPl
                 known = hit_rows[hits] = tuple(changed)
             theirs = known
         mine = tuple(row)
-        built = new(SoldiersPosition)  # the opponent to move
-        set_free(built, (mine, theirs) if white else (theirs, mine))
-        set_pinned(built, pinned)
-        set_turn(built, turn)
-        play = new(SoldierPlay)
-        set_steps(play, steps)
-        set_position(play, built)
-        add(play)
+        free = (mine, theirs) if white else (theirs, mine)  # the opponent to move
+        add(new(SoldierPlay, (steps, new(SoldiersPosition, (free, pinned, turn)))))
 
     def overlap(first: _Entry, second: _Entry) -> None:
         """A pair of the start's steps that share a point, the first one
@@ -507,14 +490,9 @@ def two_dice_plays(position: SoldiersPosition, a: int, b: int) -> list[SoldierPl
         follow(firsts_a, b, False)
         follow(firsts_b, a, True)
     for steps, mine, theirs, pinned in together.values():
-        built = new(SoldiersPosition)  # the opponent to move
-        set_free(built, (mine, theirs) if white else (theirs, mine))
-        set_pinned(built, same_pins if pinned == same_pins else pinned)
-        set_turn(built, turn)
-        play = new(SoldierPlay)
-        set_steps(play, steps)
-        set_position(play, built)
-        add(play)
+        free = (mine, theirs) if white else (theirs, mine)  # the opponent to move
+        pinned = same_pins if pinned == same_pins else pinned
+        add(new(SoldierPlay, (steps, new(SoldiersPosition, (free, pinned, turn)))))
     if not plays:  # no play uses both dice: the forced-move rules choose
         return _one_die(position, me, op, pm, po, (firsts_a, firsts_b))
     return plays
@@ -695,18 +673,11 @@ def _play(
     if second is not None:
         _undo(me, op, pm, po, *second[:4], done2)
     _undo(me, op, pm, po, *first[:4], done1)
-    built = _new(SoldiersPosition)  # the opponent to move
-    if position.turn == WHITE:
-        _set_free(built, (mine, theirs))
-        _set_pinned(built, (my_pins, pins))
+    if position.turn == WHITE:  # the opponent to move
+        built = _make(SoldiersPosition, ((mine, theirs), (my_pins, pins), BLACK))
     else:
-        _set_free(built, (theirs, mine))
-        _set_pinned(built, (pins, my_pins))
-    _set_turn(built, 1 - position.turn)
-    play = _new(SoldierPlay)
-    _set_steps(play, (first[7],) if second is None else (first[7], second[7]))
-    _set_position(play, built)
-    return play
+        built = _make(SoldiersPosition, ((theirs, mine), (pins, my_pins), WHITE))
+    return _make(SoldierPlay, ((first[7],) if second is None else (first[7], second[7]), built))
 
 
 def _comes_home(me: _Row, die: int) -> bool:
@@ -822,15 +793,11 @@ def _bearing_off(position: SoldiersPosition, a: int, b: int) -> list[SoldierPlay
     same_pins = (pm0, their_pins) if white else (their_pins, pm0)
     plays: list[SoldierPlay] = []
     for steps, mine, theirs, my_pins, pins in found.values():
-        built = _new(SoldiersPosition)  # the opponent to move
-        _set_free(built, (mine, theirs) if white else (theirs, mine))
+        free = (mine, theirs) if white else (theirs, mine)  # the opponent to move
         if my_pins == pm0 and pins == their_pins:
-            _set_pinned(built, same_pins)
+            pinned = same_pins
         else:
-            _set_pinned(built, (my_pins, pins) if white else (pins, my_pins))
-        _set_turn(built, BLACK if white else WHITE)
-        play = _new(SoldierPlay)
-        _set_steps(play, steps)
-        _set_position(play, built)
-        plays.append(play)
+            pinned = (my_pins, pins) if white else (pins, my_pins)
+        built = _make(SoldiersPosition, (free, pinned, BLACK if white else WHITE))
+        plays.append(_make(SoldierPlay, (steps, built)))
     return plays

@@ -10,6 +10,8 @@ from engine.rules.board import BAR, BLACK, WHITE, Position
 from engine.rules.dice import SeededDice
 from engine.rules.plays import Play
 from engine.rules.variants import HYPERGAMMON, LONG, NACKGAMMON, SHORT, Variant, get_variant
+from engine.soldiers.bridge import wrap
+from engine.soldiers.state import start_position as soldiers_start
 
 
 def random_record(
@@ -88,6 +90,14 @@ def test_position_dict() -> None:
         "white": {"points": {"24": 2, "6": 5}, "bar": 1, "off": 7},
         "black": {"points": {"1": 3}, "bar": 0, "off": 12},
     }
+
+
+def test_position_dict_writes_a_soldiers_position_as_its_text() -> None:
+    # the class-aware position is a named tuple: it must not come out as lists
+    kept = soldiers_start().with_turn(BLACK)
+    extra = position_dict(wrap(kept))["extra"]
+    assert extra == {"soldiers": kept.text()}
+    assert isinstance(extra["soldiers"], str) and extra["soldiers"].startswith("W: K24 ")
 
 
 OPENING = "W 3-1: 8/5 6/5\nB 6-4: 24/18 13/9\n"
