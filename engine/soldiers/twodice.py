@@ -168,29 +168,80 @@ def _table(
     die: int,
     origins: Iterable[int],
 ) -> list[_Entry]:
-    """The start's steps of ``die`` from ``origins`` (`_moves`), tabled with
-    each step's points, kind, whether it may end a play, and object.  The
-    mover's only general begins where its step starts (the bar is furthest
-    back)."""
+    """The start's steps of ``die`` from ``origins`` (the steps `_moves`
+    lists), tabled with each step's points, kind, whether it may end a play,
+    and object.  The mover's only general begins where its step starts (the
+    bar is furthest back).  An entry depends only on its step, whether
+    leaving empties a point holding a pin, and whether a hit frees a checker
+    of mine: each is built once and shared (`_ENTRIES`)."""
     out: list[_Entry] = []
-    for o, cls, d, effect in _moves(me, op, pm, die, origins):
-        if o != BAR and po[o] and me[o] % 31 == 1:
-            kind = _OTHER  # leaving o empty frees the checker pinned under it
-        elif effect is PLAIN:
-            kind = _MOVES_ONLY
-        elif effect is HIT and not pm[d]:
-            kind = _HITS_BLOT
-        elif effect is ATTACK:
-            kind = _ATTACKS
-        elif effect is PIN:
-            kind = _PINS
+    movable_of = _MOVABLE[die & 1]
+    entries = _ENTRIES[die]
+    for o in origins:
+        v = me[o]
+        if not v or (o != BAR and op[o] == LONE_GUARD and v % 31 == 1):
+            continue  # nothing there, or a first attacker waiting for the second
+        movable = movable_of.get(v)
+        if movable is None:
+            movable = movable_of[v] = _movable(v, die & 1)
+        # leaving the point empty frees the checker pinned under it
+        releases = o != BAR and po[o] != 0 and v % 31 == 1
+        d = o - die
+        if d < 1:
+            other = druid = None
+            frees = False
+        elif not op[d]:  # (the usual case, without the call)
+            other = druid = PLAIN
+            frees = False
         else:
-            kind = _OTHER
-        ends = effect is not ATTACK and (
-            cls != GENERAL or d < o or effect is HIT or effect is CAPTURE
-        )
-        out.append((o, cls, d, effect, 1 << o | 1 << d, kind, ends, _step(o, d, die, cls, effect)))
+            other, druid = _landings(me, op, pm, d)
+            frees = pm[d] != 0  # a hit there frees my checker
+        for cls in movable:
+            effect = druid if cls == DRUID else other
+            if effect is not None:
+                key = (o, d, cls, effect, releases, frees)
+                entry = entries.get(key)
+                if entry is None:
+                    entry = entries[key] = _entry(o, cls, d, effect, die, releases, frees)
+                out.append(entry)
+            if cls == GENERAL and o != BAR and o + die <= 24:
+                back = o + die
+                effect = _landing(me, op, pm, back, cls)
+                if effect is not None:
+                    key = (o, back, cls, effect, releases, pm[back] != 0)
+                    entry = entries.get(key)
+                    if entry is None:
+                        entry = entries[key] = _entry(
+                            o, cls, back, effect, die, releases, pm[back] != 0
+                        )
+                    out.append(entry)
     return out
+
+
+# Tabled steps by die, then by (origin, destination, class, effect, whether
+# leaving frees a pinned checker, whether a hit frees one of mine).
+_ENTRIES: Final[tuple[dict[tuple[int, int, int, str, bool, bool], _Entry], ...]] = tuple(
+    {} for _ in range(7)
+)
+
+
+def _entry(o: int, cls: int, d: int, effect: str, die: int, releases: bool, frees: bool) -> _Entry:
+    """A step tabled: its points as bits, its kind (the board change it
+    makes), whether it may end a play, and the step object."""
+    if releases:
+        kind = _OTHER  # leaving o empty frees the checker pinned under it
+    elif effect is PLAIN:
+        kind = _MOVES_ONLY
+    elif effect is HIT and not frees:
+        kind = _HITS_BLOT
+    elif effect is ATTACK:
+        kind = _ATTACKS
+    elif effect is PIN:
+        kind = _PINS
+    else:
+        kind = _OTHER
+    ends = effect is not ATTACK and (cls != GENERAL or d < o or effect is HIT or effect is CAPTURE)
+    return (o, cls, d, effect, 1 << o | 1 << d, kind, ends, _step(o, d, die, cls, effect))
 
 
 def two_dice_plays(position: SoldiersPosition, a: int, b: int) -> list[SoldierPlay] | None:
