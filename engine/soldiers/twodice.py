@@ -584,6 +584,7 @@ def _chains(
     if _OTHER in map(_KIND, steps_a) or _OTHER in map(_KIND, steps_b):
         return None
     out: list[_Chain] = []
+    known = _CHAINS
     attacks: dict[int, list[_Entry]] = {}  # die a's attacks, by the guard's point
     captures: list[_Capture] = []
     for steps, die in ((steps_a, b), (steps_b, a)):
@@ -618,20 +619,30 @@ def _chains(
                     continue  # closed, or an attacker left alone
                 if effect is not PLAIN and (effect is not HIT or pm[d]):
                     return None
-                hits = (e1 is HIT) << d1 | (effect is HIT) << d
-                if cls == GENERAL and d > o and not hits:
-                    continue  # the general behind its start without a hit
-                out.append(
-                    (
-                        _AT[cls][d] - _AT[cls][o],
-                        hits,
-                        (step1, _step(d1, d, die, cls, effect)),
-                        o,
-                        cls,
-                        d,
-                    )
-                )
+                key = (o, d1, cls, e1, d, effect)
+                chain = known.get(key)
+                if chain is None:
+                    chain = known[key] = _chain(o, cls, d1, e1, step1, d, die, effect)
+                if chain:
+                    out.append(chain)
     return out, captures
+
+
+# The chains made so far, by the two steps (origin, middle, class, first
+# effect, end, second effect); () where the general would end behind its
+# start without a hit.
+_CHAINS: Final[dict[tuple[int, int, int, str, int, str], _Chain | tuple[()]]] = {}
+
+
+def _chain(
+    o: int, cls: int, d1: int, e1: str, step1: SoldierStep, d: int, die: int, effect: str
+) -> _Chain | tuple[()]:
+    """A checker's two steps (see `_chains`), or () where it is a general
+    that ends behind its start without a hit."""
+    hits = (e1 is HIT) << d1 | (effect is HIT) << d
+    if cls == GENERAL and d > o and not hits:
+        return ()  # the general behind its start without a hit
+    return (_AT[cls][d] - _AT[cls][o], hits, (step1, _step(d1, d, die, cls, effect)), o, cls, d)
 
 
 def _pinned_rows(
