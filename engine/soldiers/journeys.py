@@ -475,13 +475,12 @@ def _walk(
                 effect = _landing(me, op, pm, d, cls) if op[d] else PLAIN
                 if effect is None:
                     continue
-                step = _step(o, d, die, cls, effect)
                 if effect is PLAIN and (o == BAR or me[o] != one or not po[o]):
                     # it only moves the checker (nothing released): stepped in place
+                    now = key + _AT[cls][d] - _AT[cls][o]
                     if steps == _FULL - 1:
                         # the last step: its board is kept as `visit` would
                         # keep it, without the visit (most boards are these)
-                        now = key + _AT[cls][d] - _AT[cls][o]
                         if (
                             attacks
                             or (me[BAR] and me[BAR] != one)
@@ -490,6 +489,7 @@ def _walk(
                         ):
                             continue
                         kept.add(now << 3 | _FULL)
+                        step = _step(o, d, die, cls, effect)
                         me[o] -= one
                         me[d] += one
                         if changed:
@@ -500,6 +500,8 @@ def _walk(
                         me[o] += one
                         me[d] -= one
                         continue
+                    if now << 4 | (steps + 1) << 1 | g_hit in met:
+                        continue  # a board walked before: `visit` would return at once
                     me[o] -= one
                     me[d] += one
                     tokens[(o, cls)] = n - 1
@@ -508,8 +510,8 @@ def _walk(
                         tokens[(d, cls)] = tokens.get((d, cls), 0) + 1
                     visit(
                         steps + 1,
-                        key + _AT[cls][d] - _AT[cls][o],
-                        (*path, step),
+                        now,
+                        (*path, _step(o, d, die, cls, effect)),
                         hits,
                         d if cls == GENERAL else g_now,
                         g_hit,
@@ -523,6 +525,7 @@ def _walk(
                     me[o] += one
                     me[d] -= one
                     continue
+                step = _step(o, d, die, cls, effect)
                 done = do_step(me, op, pm, po, o, cls, d, effect)
                 tokens[(o, cls)] = n - 1
                 goes_on = o != BAR or cls not in entering
