@@ -359,12 +359,7 @@ def two_dice_plays(position: SoldiersPosition, a: int, b: int) -> list[SoldierPl
         else:
             known = hit_rows.get(hits) if hits else their_free
             if known is None:
-                changed = list(their_free)
-                for q in range(1, BAR):
-                    if hits >> q & 1:
-                        changed[BAR] += changed[25 - q]
-                        changed[25 - q] = 0
-                known = hit_rows[hits] = tuple(changed)
+                known = hit_rows[hits] = _less_hits(their_free, hits)
             theirs = known
         mine = tuple(row)
         free = (mine, theirs) if white else (theirs, mine)  # the opponent to move
@@ -520,13 +515,23 @@ def two_dice_plays(position: SoldiersPosition, a: int, b: int) -> list[SoldierPl
                 _undo(me, op, pm, po, o1, c1, d1, e1, done1)
 
     if chains is not None:
-        for key, hits, steps, o, cls, d in chains[0]:
-            one = ONE[cls]
+        # each checker's two steps: `made` written out (most plays of a
+        # chain are new), kept once where a pair through a point of the
+        # checker's class made the board (`overlap` keys it alike)
+        for board, hits, steps, o, one, d in chains[0]:
+            if board in seen:
+                continue
+            seen.add(board)
             row[o] -= one
             row[d] += one
-            made(key << 25 | hits, steps, hits)
+            mine = tuple(row)
             row[o] += one
             row[d] -= one
+            theirs = hit_rows.get(hits) if hits else their_free
+            if theirs is None:
+                theirs = hit_rows[hits] = _less_hits(their_free, hits)
+            free = (mine, theirs) if white else (theirs, mine)  # the opponent to move
+            add(new(SoldierPlay, (steps, new(SoldiersPosition, (free, same_pins, turn)))))
         for o1, c1, o2, c2, guard, steps in chains[1]:
             # two checkers onto a lone guard: no other pair or chain lands
             # both there (an attacker alone ends no play and goes no further)
@@ -549,8 +554,10 @@ def two_dice_plays(position: SoldiersPosition, a: int, b: int) -> list[SoldierPl
     return plays
 
 
-# A checker using both dice: its change to my part of the board key, the
-# blots it hits (bit by point), its two steps, its origin, class and end.
+# A checker using both dice: its board's key among the plays made from the
+# start's steps (its change to my part of the board key, shifted past the
+# blots it hits, as `overlap` keys a pair), the blots it hits (bit by
+# point), its two steps, its origin, its class's unit and its end.
 _Chain = tuple[int, int, tuple[SoldierStep, SoldierStep], int, int, int]
 # Two checkers onto a lone guard: the attacker's origin and class, the
 # capturer's, the guard's point, and the two steps.
@@ -642,7 +649,19 @@ def _chain(
     hits = (e1 is HIT) << d1 | (effect is HIT) << d
     if cls == GENERAL and d > o and not hits:
         return ()  # the general behind its start without a hit
-    return (_AT[cls][d] - _AT[cls][o], hits, (step1, _step(d1, d, die, cls, effect)), o, cls, d)
+    board = (_AT[cls][d] - _AT[cls][o]) << 25 | hits
+    return (board, hits, (step1, _step(d1, d, die, cls, effect)), o, ONE[cls], d)
+
+
+def _less_hits(their_free: _Row, hits: int) -> _Row:
+    """The opponent's free row (its numbering) with the blots on my points
+    ``hits`` on its bar."""
+    changed = list(their_free)
+    for q in range(1, BAR):
+        if hits >> q & 1:
+            changed[BAR] += changed[25 - q]
+            changed[25 - q] = 0
+    return tuple(changed)
 
 
 def _pinned_rows(
