@@ -97,8 +97,6 @@ _HITS_BLOT: Final = 1  # and sends a blot to the bar (freeing nothing)
 _OTHER: Final = 2  # captures, frees or releases a checker, or hits a blot that frees one
 _ATTACKS: Final = 3  # lands first on a lone guard (it never ends a play)
 _PINS: Final = 4  # a druid onto a blot, which it pins
-# A step: origin, class, destination, effect.
-_Move = tuple[int, int, int, str]
 # A tabled step: origin, class, destination, effect, its points as bits,
 # its kind (above), whether it may end a play (no first attack, no retreat
 # of the general without a hit), and the step object.
@@ -121,41 +119,6 @@ def _undo(
     undo_step(me, op, pm, po, o, cls, d, effect, done[1], done[2], done[3])
 
 
-def _moves(
-    me: list[int], op: list[int], pm: list[int], die: int, origins: Iterable[int]
-) -> list[_Move]:
-    """The steps of ``die`` from ``origins`` on the board as it stands (the
-    bar among them enters; nothing is borne off this turn).  The search's
-    `_steps` lists the same steps, but reads the whole board for bear-offs
-    and ranks each step: on this hot path (a few origins after every first
-    step) `legal_plays` measured 5-10% slower with it."""
-    out: list[_Move] = []
-    movable_of = _MOVABLE[die & 1]
-    for o in origins:
-        v = me[o]
-        if not v or (o != BAR and op[o] == LONE_GUARD and v % 31 == 1):
-            continue  # nothing there, or a first attacker waiting for the second
-        movable = movable_of.get(v)
-        if movable is None:
-            movable = movable_of[v] = _movable(v, die & 1)
-        d = o - die
-        if d < 1:
-            other = druid = None
-        elif not op[d]:  # (the usual case, without the call)
-            other = druid = PLAIN
-        else:
-            other, druid = _landings(me, op, pm, d)
-        for cls in movable:
-            effect = druid if cls == DRUID else other
-            if effect is not None:
-                out.append((o, cls, d, effect))
-            if cls == GENERAL and o != BAR and o + die <= 24:
-                effect = _landing(me, op, pm, o + die, cls)
-                if effect is not None:
-                    out.append((o, cls, o + die, effect))
-    return out
-
-
 _POINTS: Final = list(range(24, 0, -1))
 _BAR_ONLY: Final = (BAR,)
 
@@ -168,12 +131,16 @@ def _table(
     die: int,
     origins: Iterable[int],
 ) -> list[_Entry]:
-    """The start's steps of ``die`` from ``origins`` (the steps `_moves`
-    lists), tabled with each step's points, kind, whether it may end a play,
-    and object.  The mover's only general begins where its step starts (the
-    bar is furthest back).  An entry depends only on its step, whether
-    leaving empties a point holding a pin, and whether a hit frees a checker
-    of mine: each is built once and shared (`_ENTRIES`)."""
+    """The steps of ``die`` from ``origins`` on the board as it stands (the
+    bar among them enters; nothing is borne off this turn), tabled with each
+    step's points, kind, whether it may end a play, and object; at the
+    start, the mover's only general begins where its step starts (the bar
+    is furthest back).  An entry depends only on its step, whether leaving
+    empties a point holding a pin, and whether a hit frees a checker of
+    mine: each is built once and shared (`_ENTRIES`).  The search's
+    `_steps` lists the same steps, but reads the whole board for bear-offs
+    and ranks each step: on the hot path of `follow` (a few origins after
+    every first step) `legal_plays` measured 5-10% slower with it."""
     out: list[_Entry] = []
     movable_of = _MOVABLE[die & 1]
     entries = _ENTRIES[die]
@@ -466,7 +433,7 @@ def two_dice_plays(position: SoldiersPosition, a: int, b: int) -> list[SoldierPl
             general1 = c1 == GENERAL
             # (the only general begins where its first step of the turn starts)
             back1 = general1 and d1 > o1 and not (e1 is HIT or e1 is CAPTURE)
-            for o2, c2, d2, e2 in _moves(me, op, pm, die, near):
+            for o2, c2, d2, e2, _, _, _, _ in _table(me, op, pm, po, die, near):
                 if o2 != o1 and o2 != d1 and d2 != o1 and d2 != d1:
                     continue  # apart: made above
                 if (attacked and (e2 is not CAPTURE or d2 != d1)) or e2 is ATTACK:
