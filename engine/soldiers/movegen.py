@@ -155,8 +155,8 @@ def position_of(position: SoldiersPosition, side: int, st: State) -> SoldiersPos
     of = _MIRRORED(op)
     opin = _MIRRORED(po)
     if side == WHITE:
-        return _make(SoldiersPosition, ((me, of), (pm, opin), BLACK))
-    return _make(SoldiersPosition, ((of, me), (opin, pm), WHITE))
+        return SoldiersPosition((me, of), (pm, opin), BLACK)
+    return SoldiersPosition((of, me), (opin, pm), WHITE)
 
 
 def _landing(
@@ -668,10 +668,10 @@ def searched_plays(position: SoldiersPosition, dice: Sequence[int]) -> list[Sold
             rows = (st[0], _MIRRORED(st[1]), st[2], _MIRRORED(st[3]))
         mine, theirs, my_pins, their_pins = rows
         if side == WHITE:  # the opponent to move
-            built = ((mine, theirs), (my_pins, their_pins), BLACK)
+            after = SoldiersPosition((mine, theirs), (my_pins, their_pins), BLACK)
         else:
-            built = ((theirs, mine), (their_pins, my_pins), WHITE)
-        plays.append(_make(SoldierPlay, (steps, _make(SoldiersPosition, built))))
+            after = SoldiersPosition((theirs, mine), (their_pins, my_pins), WHITE)
+        plays.append(SoldierPlay(steps, after))
     return plays
 
 
