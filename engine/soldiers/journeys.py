@@ -67,6 +67,7 @@ from engine.soldiers.movegen import (
     _step,
     can_enter,
     do_step,
+    general_start,
     may_bear_off,
     movable_classes,
     undo_step,
@@ -116,11 +117,7 @@ def journey_plays(position: SoldiersPosition, die: int) -> list[SoldierPlay] | N
         return None
     walked, entering = found
     units, counts, index = _units(me0, op0, walked, entering, die)
-    # where the general began: free (25: on the bar; a free general is
-    # always walked), else pinned, else none
-    general = next((q for q, cls in walked if cls == GENERAL), 0)
-    if not general and GENERAL + 1 in pm0:
-        general = pm0.index(GENERAL + 1)
+    general = general_start(me0, pm0)  # 25: on the bar; 0: none
     nodes = _walk(me0, op0, pm0, po0, die, walked, entering, general)
     if not nodes:
         return None  # no play uses all four dice: the forced-move rules choose

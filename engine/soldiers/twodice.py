@@ -284,12 +284,7 @@ def two_dice_plays(position: SoldiersPosition, a: int, b: int) -> list[SoldierPl
                     hits = (kind1 << d1) | (kind2 << d2)
                     theirs = hit_rows.get(hits)
                     if theirs is None:
-                        changed = list(their_free)
-                        for q in (d1, d2):
-                            if hits >> q & 1:
-                                changed[BAR] += changed[25 - q]
-                                changed[25 - q] = 0
-                        theirs = hit_rows[hits] = tuple(changed)
+                        theirs = hit_rows[hits] = _less_hits(their_free, hits)
                 else:
                     theirs = their_free
                 free = (mine, theirs) if white else (theirs, mine)  # the opponent to move
